@@ -1,0 +1,91 @@
+# gcol — build, test and benchmark.
+#   make            libgcol.a and libgcol.so
+#   make test       build everything and run every test (GPU tests skip without a GPU)
+#   make demo       build and run the main example
+#   make bench      benchmarks (needs a GPU)
+# GPU_ARCHS is the one knob for the GPU targets.
+
+CUDA_HOME ?= /usr/local/cuda
+NVCC      ?= $(CUDA_HOME)/bin/nvcc
+CC        ?= gcc
+GPU_ARCHS ?= -gencode arch=compute_80,code=sm_80 \
+             -gencode arch=compute_90,code=sm_90 \
+             -gencode arch=compute_90,code=compute_90
+
+BUILD   ?= build
+# Build in parallel by default (make test on a fresh clone is the CI command).
+ifeq (,$(filter -j%,$(MAKEFLAGS)))
+MAKEFLAGS += -j$(shell nproc)
+endif
+INC     := -Iinclude -Isrc -isystem $(CUDA_HOME)/include
+CFLAGS  ?= -O2
+CFLAGS  += -std=c11 -pedantic -Wall -Wextra -Werror -fPIC $(INC)
+NVFLAGS ?= -O3
+NVFLAGS += -std=c++17 $(GPU_ARCHS) $(INC) -Xcompiler -fPIC,-Wall,-Wextra --expt-relaxed-constexpr \
+           -Werror all-warnings
+LDLIBS  := -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++ -lpthread -ldl -lrt -lm
+
+# ---- library ---------------------------------------------------------------
+LIB_C   := src/core/status.c src/map/map_config.c src/map/map_policy.c
+LIB_CU  := src/map/map.cu
+PAIRS   := 4_4 4_8 8_4 8_8
+LIB_OBJ := $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.o) \
+           $(PAIRS:%=$(BUILD)/src/map/map_instance_%.o)
+
+all: $(BUILD)/libgcol.a $(BUILD)/libgcol.so
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -c $< -o $@
+
+$(BUILD)/%.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -MMD -c $< -o $@
+
+# one object per key width x value width, from one source
+$(BUILD)/src/map/map_instance_%.o: src/map/map_instance.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -MMD -DGCOL_KB=$(word 1,$(subst _, ,$*)) -DGCOL_VB=$(word 2,$(subst _, ,$*)) -c $< -o $@
+
+$(BUILD)/libgcol.a: $(LIB_OBJ)
+	ar rcs $@ $^
+
+$(BUILD)/libgcol.so: $(LIB_OBJ)
+	$(NVCC) -shared $(GPU_ARCHS) $^ -o $@
+
+# ---- tests, examples, benchmarks -----------------------------------------------
+TEST_SRC := $(wildcard tests/*.c)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+$(BUILD)/gcol_tests: $(TEST_OBJ) $(BUILD)/libgcol.a
+	$(CC) $^ $(LDLIBS) -o $@
+
+$(BUILD)/examples/%: $(BUILD)/examples/%.o $(BUILD)/libgcol.a
+	$(CC) $^ $(LDLIBS) -o $@
+
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/bench/bench_common.o $(BUILD)/libgcol.a
+	$(CC) $^ $(LDLIBS) -o $@
+
+EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
+BENCHES  := $(BUILD)/bench/bench_map
+
+# The public header must stay pure C11.
+header-check:
+	$(CC) -std=c11 -pedantic -Wall -Wextra -Werror -I include -I $(CUDA_HOME)/include -fsyntax-only -x c include/gcol/gcol.h
+
+build-all: all $(BUILD)/gcol_tests $(EXAMPLES) $(BENCHES) header-check
+
+test: build-all
+	$(BUILD)/gcol_tests
+
+demo: $(BUILD)/examples/map_demo
+	$(BUILD)/examples/map_demo
+
+bench: $(BENCHES)
+	$(BUILD)/bench/bench_map
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all build-all test demo bench clean header-check
+.SECONDARY:
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,72 @@
+#include "bench_common.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void bench_check(cudaError_t e, const char *what) {
+  if (e != cudaSuccess) {
+    fprintf(stderr, "bench: %s failed: %s\n", what, cudaGetErrorString(e));
+    exit(1);
+  }
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+double bench_median(double *x, int n) {
+  qsort(x, (size_t)n, sizeof *x, cmp_double);
+  return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+void bench_timer_init(bench_timer_t *t) {
+  BENCH_CUDA(cudaEventCreate(&t->a));
+  BENCH_CUDA(cudaEventCreate(&t->b));
+}
+void bench_timer_start(bench_timer_t *t, cudaStream_t s) { BENCH_CUDA(cudaEventRecord(t->a, s)); }
+double bench_timer_stop_ms(bench_timer_t *t, cudaStream_t s) {
+  float ms = 0;
+  BENCH_CUDA(cudaEventRecord(t->b, s));
+  BENCH_CUDA(cudaEventSynchronize(t->b));
+  BENCH_CUDA(cudaEventElapsedTime(&ms, t->a, t->b));
+  return ms;
+}
+
+size_t bench_size(const char *env, size_t dflt) {
+  const char *v = getenv(env);
+  return v ? (size_t)strtoull(v, NULL, 10) : dflt;
+}
+
+int bench_init(bench_gpu_t *g) {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+    printf("no CUDA device: benchmarks need a GPU\n");
+    return 1;
+  }
+  struct cudaDeviceProp p;
+  BENCH_CUDA(cudaGetDeviceProperties(&p, 0));
+  memset(g, 0, sizeof *g);
+  snprintf(g->name, sizeof g->name, "%s", p.name);
+  g->cc_major = p.major, g->cc_minor = p.minor, g->num_sms = p.multiProcessorCount;
+  /* 2 GiB copied device to device, median of 7, after a warm-up */
+  size_t bytes = (size_t)2 << 30;
+  void *a = NULL, *b = NULL;
+  BENCH_CUDA(cudaMalloc(&a, bytes));
+  BENCH_CUDA(cudaMalloc(&b, bytes));
+  BENCH_CUDA(cudaMemset(a, 1, bytes));
+  bench_timer_t t;
+  bench_timer_init(&t);
+  double ms[7];
+  BENCH_CUDA(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
+  for (int i = 0; i < 7; ++i) {
+    bench_timer_start(&t, 0);
+    BENCH_CUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0));
+    ms[i] = bench_timer_stop_ms(&t, 0);
+  }
+  g->copy_gbs = 2.0 * (double)bytes / (bench_median(ms, 7) * 1e-3) / 1e9;
+  BENCH_CUDA(cudaFree(a));
+  BENCH_CUDA(cudaFree(b));
+  printf("GPU: %s (sm_%d%d, %d SMs), device-to-device copy %.0f GB/s (read + write)\n", g->name, g->cc_major,
+         g->cc_minor, g->num_sms, g->copy_gbs);
+  return 0;
+}

@@ -1,0 +1,37 @@
+/* Shared benchmark plumbing: the GPU's name, the device-to-device copy
+ * bandwidth of this run (the ceiling every figure is compared with), event
+ * timing, and medians. */
+#ifndef GCOL_BENCH_COMMON_H
+#define GCOL_BENCH_COMMON_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+
+typedef struct {
+  char name[256];
+  int cc_major, cc_minor, num_sms;
+  double copy_gbs; /* bytes read + bytes written per second / 1e9, large D2D copy */
+} bench_gpu_t;
+
+/* 0 and a filled *g when a GPU is present (prints one header line); else
+ * prints "no CUDA device" and returns 1. */
+int bench_init(bench_gpu_t *g);
+
+/* Abort the benchmark with a message when a CUDA call fails. */
+void bench_check(cudaError_t e, const char *what);
+#define BENCH_CUDA(x) bench_check((x), #x)
+
+typedef struct {
+  cudaEvent_t a, b;
+} bench_timer_t;
+void bench_timer_init(bench_timer_t *t);
+void bench_timer_start(bench_timer_t *t, cudaStream_t s);
+double bench_timer_stop_ms(bench_timer_t *t, cudaStream_t s); /* waits for the stop event */
+
+/* Median of n doubles (sorts in place). */
+double bench_median(double *x, int n);
+
+/* An environment override of a size (e.g. GCOL_BENCH_N), else the default. */
+size_t bench_size(const char *env, size_t dflt);
+
+#endif

@@ -1,0 +1,270 @@
+/* Tile layer: one key probed by a tile of T threads (T = 1..32). Every lane
+ * reads one 16-byte chunk of the current bucket; ballots over the tile decide
+ * where the key is, where a free slot is, and whether the probe may stop.
+ *
+ * Termination: a probe stops at the key, or at a bucket holding an empty slot,
+ * or after visiting every bucket once (the bucket count is prime, see
+ * probe_seq), so no operation loops forever, even on a full table.
+ *
+ * Concurrency rules of the bulk kernels: one kernel either inserts (insert,
+ * insert_or_assign, insert_or_apply, insert_and_find) or erases or reads. In
+ * an inserting kernel a slot only goes from free (empty or erased) to holding
+ * a key. Inserts claim the first free slot of the key's probe sequence, after
+ * checking that the key is absent up to the first bucket with an empty slot;
+ * with the one-way transitions this places every copy of a key racing in one
+ * batch on the same slot, so tombstones are reused without ever duplicating a
+ * key. */
+#ifndef GCOL_DEVICE_DETAIL_MAP_TILE_CUH
+#define GCOL_DEVICE_DETAIL_MAP_TILE_CUH
+
+#include <cooperative_groups.h>
+#include "gcol/device/detail/map_layout.cuh"
+#include "gcol/device/detail/map_values.cuh"
+
+namespace gcol {
+namespace detail {
+
+enum upsert_mode { UPSERT_INSERT, UPSERT_ASSIGN, UPSERT_APPLY };
+struct upsert_args {
+  int mode;  /* upsert_mode */
+  int op;    /* gcol_op_t, for UPSERT_APPLY */
+  int vtype; /* gcol_type_t of values, for UPSERT_APPLY */
+};
+enum upsert_status { UPSERT_PRESENT = 0, UPSERT_INSERTED = 1, UPSERT_NO_ROOM = 2 };
+
+/* Bits of a chunk's slots that hold the key, the empty or the erased key. */
+template <int SB>
+__device__ __forceinline__ void classify(const chunk<SB> &c, uint64_t key, const table_ref &t,
+                                         unsigned &match, unsigned &empty, unsigned &erased) {
+  match = empty = erased = 0;
+#pragma unroll
+  for (int j = 0; j < layout<SB>::per_chunk; ++j) {
+    uint64_t k = layout<SB>::key(c.s[j]);
+    match |= (unsigned)(k == key) << j;
+    empty |= (unsigned)(k == t.empty_key) << j;
+    erased |= (unsigned)(k == t.erased_key) << j;
+  }
+}
+
+/* c.s[j] with j known only at run time, without a local-memory array. */
+template <int SB>
+__device__ __forceinline__ typename layout<SB>::slot_t pick(const chunk<SB> &c, unsigned j) {
+  if (layout<SB>::per_chunk == 1) return c.s[0];
+  return j ? c.s[layout<SB>::per_chunk - 1] : c.s[0];
+}
+
+/* Give up early when the map has no free slot at all. The tile first adds the
+ * inserts it has not yet counted, so the count it reads is nearly current. */
+template <class Tile>
+__device__ __forceinline__ bool map_is_full(const Tile &tile, const table_ref &t, unsigned long long &pending) {
+  unsigned long long size = 0;
+  if (tile.thread_rank() == 0) {
+    if (pending) atomicAdd(&t.state->size, pending);
+    size = *reinterpret_cast<volatile unsigned long long *>(&t.state->size);
+  }
+  pending = 0;
+  return tile.shfl(size, 0) >= t.capacity;
+}
+
+/* ---- find ------------------------------------------------------------- */
+template <int T, int SB, class Tile>
+__device__ __forceinline__ bool tile_find(const Tile &tile, const table_ref &t, uint64_t key, uint64_t h,
+                                          uint64_t &value) {
+  const chunk<SB> *chunks = static_cast<const chunk<SB> *>(t.slots);
+  probe_seq seq(h, t.num_buckets);
+  for (uint32_t i = 0; i < t.num_buckets; ++i, seq.next()) {
+    chunk<SB> c = load_chunk_ro(chunks + (size_t)seq.bucket * T + tile.thread_rank());
+    unsigned m, e, x;
+    classify(c, key, t, m, e, x);
+    unsigned who = tile.ballot(m != 0);
+    if (who) {
+      uint64_t v = m ? layout<SB>::value(pick(c, __ffs(m) - 1)) : 0;
+      value = tile.shfl(v, __ffs(who) - 1);
+      return true;
+    }
+    if (tile.any(e != 0)) return false;
+  }
+  return false;
+}
+
+/* ---- erase ------------------------------------------------------------ */
+template <int T, int SB, class Tile>
+__device__ __forceinline__ bool tile_erase(const Tile &tile, const table_ref &t, uint64_t key, uint64_t h) {
+  typedef layout<SB> L;
+  chunk<SB> *chunks = static_cast<chunk<SB> *>(t.slots);
+  probe_seq seq(h, t.num_buckets);
+  for (uint32_t i = 0; i < t.num_buckets; ++i, seq.next()) {
+    chunk<SB> *cp = chunks + (size_t)seq.bucket * T + tile.thread_rank();
+    chunk<SB> c = load_chunk_cg(cp);
+    unsigned m, e, x;
+    classify(c, key, t, m, e, x);
+    unsigned who = tile.ballot(m != 0);
+    if (who) {
+      int src = __ffs(who) - 1, ok = 0;
+      if (tile.thread_rank() == src) {
+        unsigned j = __ffs(m) - 1;
+        typename L::slot_t *p = &cp->s[j];
+        if constexpr (SB == 8) {
+          typename L::slot_t obs = pick(c, j);
+          ok = atomicCAS(p, obs, L::make(t.erased_key, t.empty_value)) == obs;
+        } else {
+          ok = atomicCAS(&p->k, (unsigned long long)key, (unsigned long long)t.erased_key) == key;
+          /* an erased slot holds empty_value, which the pre-sm_90 claim relies on */
+          if (ok) atomicExch(&p->v, (unsigned long long)t.empty_value);
+        }
+      }
+      /* a failed CAS means a duplicate of this key in the batch erased it */
+      return tile.shfl(ok, src);
+    }
+    if (tile.any(e != 0)) return false;
+  }
+  return false;
+}
+
+/* ---- insert family ------------------------------------------------------ */
+
+/* Claim a free slot that was observed as obs. On failure *now is what the
+ * slot holds (its value word only trustworthy with 8-byte slots or CAS128). */
+template <int SB>
+__device__ __forceinline__ bool claim(typename layout<SB>::slot_t *p, typename layout<SB>::slot_t obs,
+                                      uint64_t key, uint64_t value, int key_cas,
+                                      typename layout<SB>::slot_t *now) {
+  typedef layout<SB> L;
+  if constexpr (SB == 8) {
+    *now = atomicCAS(p, obs, L::make(key, value));
+    return *now == obs;
+  } else {
+#if __CUDA_ARCH__ >= 900
+    if (!key_cas) {
+      /* sm_90: key and value become visible together, so no reader ever waits. */
+      *now = atomicCAS(p, obs, L::make(key, value));
+      return L::same(*now, obs);
+    }
+#endif
+    (void)key_cas;
+    /* Before sm_90 there is no 128-bit CAS: claim the key, then publish the
+     * value. Readers that need the value wait for it (wait_value). */
+    unsigned long long old = atomicCAS(&p->k, obs.k, (unsigned long long)key);
+    now->k = old;
+    now->v = obs.v;
+    if (old != obs.k) return false;
+    atomicExch(&p->v, (unsigned long long)value);
+    return true;
+  }
+}
+
+/* Pre-sm_90 scheme only: wait (bounded) until the claimer published the value.
+ * If the published value is itself empty_value, the wait ends at its bound
+ * and empty_value is the right answer. */
+__device__ __forceinline__ uint64_t wait_value(unsigned long long *v, uint64_t empty_value) {
+  uint64_t x = *reinterpret_cast<volatile unsigned long long *>(v);
+  for (int i = 0; x == empty_value && i < (1 << 14); ++i) {
+    __nanosleep(128);
+    x = *reinterpret_cast<volatile unsigned long long *>(v);
+  }
+  return x;
+}
+
+/* What an insert does to a slot that already holds its key; run by one lane.
+ * Returns the value stored afterwards (only insert_and_find uses it). */
+template <int SB>
+__device__ __forceinline__ uint64_t on_present(typename layout<SB>::slot_t *p, typename layout<SB>::slot_t obs,
+                                               uint64_t key, uint64_t value, const upsert_args &a,
+                                               const table_ref &t) {
+  typedef layout<SB> L;
+  if constexpr (SB == 8) {
+    if (a.mode == UPSERT_INSERT) return L::value(obs);
+    typename L::slot_t cur = obs;
+    for (;;) { /* the key half never changes here, so a CAS loop on the pair is exact */
+      uint64_t nv = a.mode == UPSERT_ASSIGN ? value : combine_bits(L::value(cur), value, a.op, a.vtype);
+      typename L::slot_t old = atomicCAS(p, cur, L::make(key, nv));
+      if (old == cur) return nv;
+      cur = old;
+    }
+  } else {
+    uint64_t stored = obs.v;
+    if (t.key_cas && a.mode != UPSERT_ASSIGN) stored = wait_value(&p->v, t.empty_value);
+    if (a.mode == UPSERT_ASSIGN) atomicExch(&p->v, (unsigned long long)value), stored = value;
+    else if (a.mode == UPSERT_APPLY) atomic_apply_word(&p->v, value, a.op, a.vtype);
+    return stored;
+  }
+}
+
+template <int T, int SB, class Tile>
+__device__ __forceinline__ int tile_upsert(const Tile &tile, const table_ref &t, uint64_t key, uint64_t value,
+                                           uint64_t h, const upsert_args &a, uint64_t &stored,
+                                           unsigned long long &pending) {
+  typedef layout<SB> L;
+  typedef typename L::slot_t slot_t;
+  chunk<SB> *chunks = static_cast<chunk<SB> *>(t.slots);
+  const int lane = tile.thread_rank();
+  probe_seq seq(h, t.num_buckets);
+  uint32_t visited = 0;
+  for (;;) {
+    bool have_free = false;
+    probe_seq free_seq = seq;
+    uint32_t free_visited = 0;
+    int free_lane = 0;
+    unsigned free_j = 0;
+    slot_t free_obs = L::make(0, 0);
+    for (; visited < t.num_buckets; ++visited, seq.next()) {
+      if (visited >= 16 && (visited & 15) == 0 && map_is_full(tile, t, pending)) return UPSERT_NO_ROOM;
+      chunk<SB> *cp = chunks + (size_t)seq.bucket * T + lane;
+      chunk<SB> c = load_chunk_cg(cp);
+      unsigned m, e, x;
+      classify(c, key, t, m, e, x);
+      unsigned who = tile.ballot(m != 0);
+      if (who) {
+        int src = __ffs(who) - 1;
+        uint64_t v = 0;
+        if (lane == src) {
+          unsigned j = __ffs(m) - 1;
+          v = on_present<SB>(&cp->s[j], pick(c, j), key, value, a, t);
+        }
+        stored = tile.shfl(v, src);
+        return UPSERT_PRESENT;
+      }
+      if (!have_free) {
+        unsigned fw = tile.ballot((e | x) != 0);
+        if (fw) {
+          have_free = true;
+          free_lane = __ffs(fw) - 1;
+          free_seq = seq;
+          free_visited = visited;
+          if (lane == free_lane) {
+            free_j = __ffs(e | x) - 1;
+            free_obs = pick(c, free_j);
+          }
+        }
+      }
+      if (tile.any(e != 0)) break; /* the key is absent from the rest of the sequence */
+    }
+    if (!have_free) return UPSERT_NO_ROOM;
+
+    int won = 0;
+    uint64_t key_now = 0, v = 0;
+    if (lane == free_lane) {
+      slot_t *p = &chunks[(size_t)free_seq.bucket * T + lane].s[free_j];
+      slot_t now;
+      won = claim<SB>(p, free_obs, key, value, t.key_cas, &now);
+      key_now = L::key(now);
+      if (won) v = value;
+      else if (key_now == key) v = on_present<SB>(p, now, key, value, a, t); /* a twin of this key won */
+    }
+    won = tile.shfl(won, free_lane);
+    key_now = tile.shfl(key_now, free_lane);
+    if (won || key_now == key) {
+      stored = tile.shfl(v, free_lane);
+      if (won) ++pending;
+      return won ? UPSERT_INSERTED : UPSERT_PRESENT;
+    }
+    /* Another key took the slot: slots before it stay taken by other keys, so
+     * resume the scan at its bucket. Free slots only run out, so this ends. */
+    seq = free_seq;
+    visited = free_visited;
+  }
+}
+
+}  // namespace detail
+}  // namespace gcol
+#endif

@@ -1,0 +1,252 @@
+/* Host API of the hash map: argument checks, state, and kernel dispatch. */
+#include <stdlib.h>
+#include "core/common.h"
+#include "core/nvtx_scope.h"
+#include "map_internal.h"
+#include "map_ops.h"
+#include "map_policy.h"
+
+using gcol::detail::launch_cfg;
+using gcol::detail::map_ops;
+using gcol::detail::map_state;
+using gcol::detail::nvtx_scope;
+using gcol::detail::table_ref;
+using gcol::detail::upsert_args;
+
+static_assert(sizeof(size_t) == sizeof(unsigned long long), "device counters are written as size_t");
+
+struct gcol_map {
+  gcol_map_config_t cfg;
+  int kb, vb;           /* key and value widths in bytes */
+  table_ref t;          /* what the kernels see */
+  launch_cfg l;         /* tile, block size, SM count */
+  size_t num_slots;
+  cudaStream_t last;    /* stream of the last call: destroy frees on it */
+};
+
+namespace {
+
+/* Call f with the map_ops instance of the map's key and value widths. */
+template <class F>
+cudaError_t with_ops(const gcol_map *m, F f) {
+  if (m->kb == 4) return m->vb == 4 ? f(map_ops<4, 4>()) : f(map_ops<4, 8>());
+  return m->vb == 4 ? f(map_ops<8, 4>()) : f(map_ops<8, 8>());
+}
+
+size_t chunk_count(const gcol_map *m) { return (size_t)m->t.num_buckets * m->l.tile; }
+
+/* Allocate and fill the slots for the map's current tile; on failure the map
+ * keeps whatever it had. */
+gcol_status_t alloc_slots(gcol_map *m, cudaStream_t s) {
+  size_t per_bucket = gcol_map_bucket_slots(m->l.tile, m->kb, m->vb);
+  size_t want = (m->cfg.capacity + per_bucket - 1) / per_bucket;
+  if (want < 2) want = 2;
+  uint32_t nb = want < 0x7fffffffULL ? gcol_next_prime((uint32_t)want) : 0;
+  if (nb == 0) return GCOL_ERROR_INVALID_ARGUMENT;
+  void *slots = NULL;
+  GCOL_CUDA_TRY(cudaMallocAsync(&slots, (size_t)nb * m->l.tile * 16, s));
+  if (m->t.slots) cudaFreeAsync(m->t.slots, s);
+  m->t.slots = slots;
+  m->t.num_buckets = nb;
+  m->num_slots = (size_t)nb * per_bucket;
+  m->t.capacity = m->num_slots;
+  return gcol_map_clear(m, s);
+}
+
+/* Copy the device state to the host (synchronizes s). */
+gcol_status_t read_state(const gcol_map *m, map_state *h, cudaStream_t s) {
+  GCOL_CUDA_TRY(cudaMemcpyAsync(h, m->t.state, sizeof *h, cudaMemcpyDeviceToHost, s));
+  GCOL_CUDA_TRY(cudaStreamSynchronize(s));
+  return GCOL_SUCCESS;
+}
+
+/* Return and clear the latched error in h->flags. */
+gcol_status_t take_latched(const gcol_map *m, const map_state *h, cudaStream_t s) {
+  if (!h->flags) return GCOL_SUCCESS;
+  GCOL_CUDA_TRY(cudaMemsetAsync(&m->t.state->flags, 0, sizeof h->flags, s));
+  return (h->flags & gcol::detail::MAP_FLAG_FULL) ? GCOL_ERROR_FULL : GCOL_ERROR_RESERVED_KEY;
+}
+
+gcol_status_t upsert(gcol_map_t *m, const void *keys, const void *values, size_t n, upsert_args a,
+                     void *values_out, uint8_t *inserted_out, size_t *d_count, cudaStream_t s) {
+  m->last = s;
+  if (d_count) GCOL_CUDA_TRY(cudaMemsetAsync(d_count, 0, sizeof *d_count, s));
+  if (n == 0) return GCOL_SUCCESS;
+  return gcol_from_cuda(with_ops(m, [&](auto ops) {
+    return ops.upsert(m->l, m->t, keys, values, n, a, values_out, inserted_out,
+                      reinterpret_cast<unsigned long long *>(d_count), s);
+  }));
+}
+
+}  // namespace
+
+extern "C" {
+
+gcol_status_t gcol_map_create(gcol_map_t **map, const gcol_map_config_t *cfg, cudaStream_t s) {
+  if (!map) return GCOL_ERROR_INVALID_ARGUMENT;
+  *map = NULL;
+  GCOL_TRY(gcol_map_config_check(cfg));
+  nvtx_scope r("gcol_map_create");
+  gcol_device_info_t dev;
+  GCOL_TRY(gcol_current_device_info(&dev));
+  gcol_map_policy_t p = gcol_map_policy_for(dev.cc_major);
+
+  gcol_map *m = (gcol_map *)calloc(1, sizeof *m);
+  if (!m) return GCOL_ERROR_OUT_OF_MEMORY;
+  m->cfg = *cfg;
+  m->kb = (int)gcol_type_size(cfg->key_type);
+  m->vb = (int)gcol_type_size(cfg->value_type);
+  m->t.empty_key = cfg->empty_key;
+  m->t.erased_key = cfg->erased_key;
+  m->t.empty_value = cfg->empty_value;
+  m->t.seed = cfg->seed;
+  m->t.key_cas = p.key_cas;
+  m->l.tile = (m->kb == 4 && m->vb == 4) ? p.tile8 : p.tile16;
+  m->l.block_threads = p.block_threads;
+  m->l.num_sms = dev.num_sms;
+  m->last = s;
+
+  cudaError_t e = cudaMallocAsync((void **)&m->t.state, sizeof(map_state), s);
+  gcol_status_t st = e == cudaSuccess ? alloc_slots(m, s) : gcol_from_cuda(e);
+  if (st != GCOL_SUCCESS) {
+    gcol_map_destroy(m);
+    return st;
+  }
+  *map = m;
+  return GCOL_SUCCESS;
+}
+
+void gcol_map_destroy(gcol_map_t *m) {
+  if (!m) return;
+  if (m->t.slots) cudaFreeAsync(m->t.slots, m->last);
+  if (m->t.state) cudaFreeAsync(m->t.state, m->last);
+  free(m);
+}
+
+gcol_status_t gcol_map_insert(gcol_map_t *m, const void *d_keys, const void *d_values, size_t n,
+                              size_t *d_num_inserted, cudaStream_t s) {
+  if (!m || (n && (!d_keys || !d_values))) return GCOL_ERROR_INVALID_ARGUMENT;
+  nvtx_scope r("gcol_map_insert");
+  return upsert(m, d_keys, d_values, n, {gcol::detail::UPSERT_INSERT, 0, 0}, NULL, NULL, d_num_inserted, s);
+}
+
+gcol_status_t gcol_map_insert_or_assign(gcol_map_t *m, const void *d_keys, const void *d_values, size_t n,
+                                        cudaStream_t s) {
+  if (!m || (n && (!d_keys || !d_values))) return GCOL_ERROR_INVALID_ARGUMENT;
+  nvtx_scope r("gcol_map_insert_or_assign");
+  return upsert(m, d_keys, d_values, n, {gcol::detail::UPSERT_ASSIGN, 0, 0}, NULL, NULL, NULL, s);
+}
+
+gcol_status_t gcol_map_insert_and_find(gcol_map_t *m, const void *d_keys, const void *d_values, size_t n,
+                                       void *d_values_out, uint8_t *d_inserted_out, cudaStream_t s) {
+  if (!m || (n && (!d_keys || !d_values || !d_values_out))) return GCOL_ERROR_INVALID_ARGUMENT;
+  nvtx_scope r("gcol_map_insert_and_find");
+  return upsert(m, d_keys, d_values, n, {gcol::detail::UPSERT_INSERT, 0, 0}, d_values_out, d_inserted_out,
+                NULL, s);
+}
+
+gcol_status_t gcol_map_insert_or_apply(gcol_map_t *m, const void *d_keys, const void *d_values, size_t n,
+                                       gcol_op_t op, cudaStream_t s) {
+  if (!m || (n && (!d_keys || !d_values))) return GCOL_ERROR_INVALID_ARGUMENT;
+  if (op != GCOL_OP_ADD && op != GCOL_OP_MIN && op != GCOL_OP_MAX) return GCOL_ERROR_INVALID_ARGUMENT;
+  nvtx_scope r("gcol_map_insert_or_apply");
+  return upsert(m, d_keys, d_values, n, {gcol::detail::UPSERT_APPLY, (int)op, (int)m->cfg.value_type}, NULL,
+                NULL, NULL, s);
+}
+
+static gcol_status_t lookup(const gcol_map_t *m, const void *keys, size_t n, void *out, bool contains,
+                            cudaStream_t s) {
+  const_cast<gcol_map_t *>(m)->last = s;
+  if (n == 0) return GCOL_SUCCESS;
+  return gcol_from_cuda(with_ops(m, [&](auto ops) { return ops.find(m->l, m->t, keys, n, out, contains, s); }));
+}
+
+gcol_status_t gcol_map_find(const gcol_map_t *m, const void *d_keys, size_t n, void *d_values_out,
+                            cudaStream_t s) {
+  if (!m || (n && (!d_keys || !d_values_out))) return GCOL_ERROR_INVALID_ARGUMENT;
+  nvtx_scope r("gcol_map_find");
+  return lookup(m, d_keys, n, d_values_out, false, s);
+}
+
+gcol_status_t gcol_map_contains(const gcol_map_t *m, const void *d_keys, size_t n, uint8_t *d_found_out,
+                                cudaStream_t s) {
+  if (!m || (n && (!d_keys || !d_found_out))) return GCOL_ERROR_INVALID_ARGUMENT;
+  nvtx_scope r("gcol_map_contains");
+  return lookup(m, d_keys, n, d_found_out, true, s);
+}
+
+gcol_status_t gcol_map_erase(gcol_map_t *m, const void *d_keys, size_t n, size_t *d_num_erased,
+                             cudaStream_t s) {
+  if (!m || (n && !d_keys)) return GCOL_ERROR_INVALID_ARGUMENT;
+  nvtx_scope r("gcol_map_erase");
+  m->last = s;
+  if (d_num_erased) GCOL_CUDA_TRY(cudaMemsetAsync(d_num_erased, 0, sizeof *d_num_erased, s));
+  if (n == 0) return GCOL_SUCCESS;
+  return gcol_from_cuda(with_ops(m, [&](auto ops) {
+    return ops.erase(m->l, m->t, d_keys, n, reinterpret_cast<unsigned long long *>(d_num_erased), s);
+  }));
+}
+
+gcol_status_t gcol_map_retrieve_all(const gcol_map_t *m, void *d_keys_out, void *d_values_out,
+                                    size_t *h_count_out, cudaStream_t s) {
+  if (!m || !d_keys_out || !d_values_out || !h_count_out) return GCOL_ERROR_INVALID_ARGUMENT;
+  nvtx_scope r("gcol_map_retrieve_all");
+  const_cast<gcol_map_t *>(m)->last = s;
+  GCOL_CUDA_TRY(cudaMemsetAsync(&m->t.state->scratch, 0, sizeof m->t.state->scratch, s));
+  GCOL_CUDA_TRY(with_ops(m, [&](auto ops) {
+    return ops.retrieve(m->l, m->t, chunk_count(m), d_keys_out, d_values_out, s);
+  }));
+  map_state h;
+  GCOL_TRY(read_state(m, &h, s));
+  *h_count_out = (size_t)h.scratch;
+  return take_latched(m, &h, s);
+}
+
+gcol_status_t gcol_map_size(const gcol_map_t *m, size_t *h_size_out, cudaStream_t s) {
+  if (!m || !h_size_out) return GCOL_ERROR_INVALID_ARGUMENT;
+  nvtx_scope r("gcol_map_size");
+  map_state h;
+  GCOL_TRY(read_state(m, &h, s));
+  *h_size_out = (size_t)h.size;
+  return take_latched(m, &h, s);
+}
+
+gcol_status_t gcol_map_capacity(const gcol_map_t *m, size_t *h_capacity_out) {
+  if (!m || !h_capacity_out) return GCOL_ERROR_INVALID_ARGUMENT;
+  *h_capacity_out = m->num_slots;
+  return GCOL_SUCCESS;
+}
+
+gcol_status_t gcol_map_clear(gcol_map_t *m, cudaStream_t s) {
+  if (!m) return GCOL_ERROR_INVALID_ARGUMENT;
+  nvtx_scope r("gcol_map_clear");
+  m->last = s;
+  GCOL_CUDA_TRY(cudaMemsetAsync(m->t.state, 0, sizeof(map_state), s));
+  return gcol_from_cuda(with_ops(m, [&](auto ops) { return ops.fill(m->l, m->t, m->num_slots, s); }));
+}
+
+gcol_status_t gcol_map_reserve(gcol_map_t *m, size_t capacity, cudaStream_t s) {
+  (void)s;
+  if (!m) return GCOL_ERROR_INVALID_ARGUMENT;
+  return capacity <= m->num_slots ? GCOL_SUCCESS : GCOL_ERROR_FULL;
+}
+
+gcol_status_t gcol_map_status(gcol_map_t *m, cudaStream_t s) {
+  if (!m) return GCOL_ERROR_INVALID_ARGUMENT;
+  nvtx_scope r("gcol_map_status");
+  map_state h;
+  GCOL_TRY(read_state(m, &h, s));
+  return take_latched(m, &h, s);
+}
+
+gcol_status_t gcol_map_set_policy_for_testing(gcol_map_t *m, int tile, int key_cas) {
+  if (!m || !gcol_map_tile_supported(tile)) return GCOL_ERROR_INVALID_ARGUMENT;
+  int old_tile = m->l.tile;
+  m->l.tile = tile;
+  m->t.key_cas = key_cas;
+  gcol_status_t st = alloc_slots(m, m->last);
+  if (st != GCOL_SUCCESS) m->l.tile = old_tile;
+  return st;
+}
+
+}  // extern "C"

@@ -1,0 +1,180 @@
+/* Device layer of the map: thin bulk kernels over the tile operations.
+ *
+ * The bulk tile loop: a tile of T threads takes T consecutive inputs; each
+ * thread loads and hashes its own key (coalesced, hashed once), then the tile
+ * walks its ranks, broadcasting key, value and hash with shuffles, and probes
+ * together. The grid is sized to fill the GPU once and strides over the input,
+ * so counters are added once per warp at the end. */
+#ifndef GCOL_SRC_MAP_MAP_KERNELS_CUH
+#define GCOL_SRC_MAP_MAP_KERNELS_CUH
+
+#include <cooperative_groups.h>
+#include "gcol/device/hash.cuh"
+#include "gcol/device/detail/map_tile.cuh"
+
+namespace gcol {
+namespace detail {
+namespace cg = cooperative_groups;
+
+template <int B>
+__device__ __forceinline__ uint64_t load_bits(const void *p, size_t i) {
+  if constexpr (B == 4) return static_cast<const uint32_t *>(p)[i];
+  else return static_cast<const uint64_t *>(p)[i];
+}
+template <int B>
+__device__ __forceinline__ void store_bits(void *p, size_t i, uint64_t v) {
+  if constexpr (B == 4) static_cast<uint32_t *>(p)[i] = (uint32_t)v;
+  else static_cast<uint64_t *>(p)[i] = v;
+}
+
+/* Add each warp's sum of x to *dst (one atomic per warp; dst may be NULL). */
+__device__ __forceinline__ void warp_add(unsigned long long *dst, unsigned long long x) {
+  for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+  if (dst && (threadIdx.x & 31) == 0 && x) atomicAdd(dst, x);
+}
+
+/* Per-input prologue shared by every bulk kernel: load, flag sentinels, hash. */
+template <int KB>
+__device__ __forceinline__ bool load_key(const table_ref &t, const void *keys, size_t i, size_t n,
+                                         uint64_t &k, uint64_t &h) {
+  if (i >= n) return false;
+  k = load_bits<KB>(keys, i);
+  if (k == t.empty_key || k == t.erased_key) {
+    atomicOr(&t.state->flags, (unsigned)MAP_FLAG_RESERVED);
+    return false;
+  }
+  h = hash64(k, t.seed);
+  return true;
+}
+
+#define GCOL_TILE_LOOP_BEGIN                                                          \
+  auto tile = cg::tiled_partition<T>(cg::this_thread_block());                        \
+  const int lane = tile.thread_rank();                                                \
+  const size_t stride = (size_t)gridDim.x * blockDim.x;                               \
+  for (size_t base = (size_t)blockIdx.x * blockDim.x + threadIdx.x - lane; base < n;  \
+       base += stride) {                                                              \
+    const size_t i = base + lane;
+
+template <int T, int KB, int VB>
+__global__ void upsert_kernel(table_ref t, const void *keys, const void *values, size_t n, upsert_args a,
+                              void *values_out, uint8_t *inserted_out, unsigned long long *d_count) {
+  constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16;
+  unsigned long long pending = 0, inserted = 0; /* tile-uniform */
+  GCOL_TILE_LOOP_BEGIN
+    uint64_t k = 0, h = 0, v = 0;
+    bool valid = load_key<KB>(t, keys, i, n, k, h);
+    if (valid) v = load_bits<VB>(values, i);
+    int my_status = UPSERT_NO_ROOM;
+    uint64_t my_stored = t.empty_value;
+    for (int r = 0; r < T; ++r) {
+      if (!tile.shfl(valid, r)) continue;
+      uint64_t stored = t.empty_value;
+      int st = tile_upsert<T, SB>(tile, t, tile.shfl(k, r), tile.shfl(v, r), tile.shfl(h, r), a, stored, pending);
+      if (st == UPSERT_INSERTED) ++inserted;
+      if (st == UPSERT_NO_ROOM) {
+        if (lane == 0) atomicOr(&t.state->flags, (unsigned)MAP_FLAG_FULL);
+        stored = t.empty_value;
+      }
+      if (lane == r) my_status = st, my_stored = stored;
+    }
+    if (i < n) {
+      if (values_out) store_bits<VB>(values_out, i, my_stored);
+      if (inserted_out) inserted_out[i] = my_status == UPSERT_INSERTED;
+    }
+  }
+  /* every lane of a tile holds the tile's count: let rank 0 speak for it */
+  warp_add(&t.state->size, lane == 0 ? pending : 0);
+  warp_add(d_count, lane == 0 ? inserted : 0);
+}
+
+/* find (CONTAINS = false: values or empty_value) and contains (0/1 bytes) */
+template <int T, int KB, int VB, bool CONTAINS>
+__global__ void find_kernel(table_ref t, const void *keys, size_t n, void *out) {
+  constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16;
+  GCOL_TILE_LOOP_BEGIN
+    uint64_t k = 0, h = 0;
+    bool valid = load_key<KB>(t, keys, i, n, k, h);
+    bool my_found = false;
+    uint64_t my_value = t.empty_value;
+    for (int r = 0; r < T; ++r) {
+      if (!tile.shfl(valid, r)) continue;
+      uint64_t value = t.empty_value;
+      bool found = tile_find<T, SB>(tile, t, tile.shfl(k, r), tile.shfl(h, r), value);
+      if (lane == r) my_found = found, my_value = found ? value : t.empty_value;
+    }
+    if (i < n) {
+      if (CONTAINS) static_cast<uint8_t *>(out)[i] = my_found;
+      else store_bits<VB>(out, i, my_value);
+    }
+  }
+}
+
+template <int T, int KB, int VB>
+__global__ void erase_kernel(table_ref t, const void *keys, size_t n, unsigned long long *d_count) {
+  constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16;
+  unsigned long long erased = 0; /* tile-uniform */
+  GCOL_TILE_LOOP_BEGIN
+    uint64_t k = 0, h = 0;
+    bool valid = load_key<KB>(t, keys, i, n, k, h);
+    for (int r = 0; r < T; ++r) {
+      if (!tile.shfl(valid, r)) continue;
+      erased += tile_erase<T, SB>(tile, t, tile.shfl(k, r), tile.shfl(h, r));
+    }
+  }
+  warp_add(&t.state->size, lane == 0 ? (unsigned long long)(0 - erased) : 0);
+  warp_add(d_count, lane == 0 ? erased : 0);
+}
+#undef GCOL_TILE_LOOP_BEGIN
+
+/* Every slot := (empty_key, empty_value). */
+template <int SB>
+__global__ void fill_kernel(table_ref t, size_t num_slots) {
+  typedef layout<SB> L;
+  typename L::slot_t e = L::make(t.empty_key, t.empty_value);
+  typename L::slot_t *s = static_cast<typename L::slot_t *>(t.slots);
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < num_slots; i += (size_t)gridDim.x * blockDim.x)
+    s[i] = e;
+}
+
+/* Dense copy of the filled slots, warp-aggregated: one ballot per slot of a
+ * chunk, one atomic per warp and step, lanes placed by popc of lower lanes. */
+template <int KB, int VB>
+__global__ void retrieve_kernel(table_ref t, size_t num_chunks, void *keys_out, void *values_out) {
+  constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16;
+  typedef layout<SB> L;
+  const chunk<SB> *chunks = static_cast<const chunk<SB> *>(t.slots);
+  const unsigned lane = threadIdx.x & 31, lower = (1u << lane) - 1;
+  const size_t stride = (size_t)gridDim.x * blockDim.x;
+  for (size_t base = (size_t)blockIdx.x * blockDim.x + threadIdx.x - lane; base < num_chunks; base += stride) {
+    size_t c = base + lane;
+    chunk<SB> ch;
+    unsigned filled[L::per_chunk], total = 0, mine = 0;
+#pragma unroll
+    for (int j = 0; j < L::per_chunk; ++j) {
+      uint64_t k = t.empty_key;
+      if (c < num_chunks) {
+        if (j == 0) ch = load_chunk_ro(chunks + c);
+        k = L::key(ch.s[j]);
+      }
+      bool f = k != t.empty_key && k != t.erased_key;
+      filled[j] = __ballot_sync(0xffffffffu, f);
+      total += __popc(filled[j]);
+      mine += __popc(filled[j] & lower);
+    }
+    unsigned long long out = 0;
+    if (lane == 0 && total) out = atomicAdd(&t.state->scratch, (unsigned long long)total);
+    out = __shfl_sync(0xffffffffu, out, 0) + mine;
+#pragma unroll
+    for (int j = 0; j < L::per_chunk; ++j) {
+      if (filled[j] >> lane & 1) {
+        store_bits<KB>(keys_out, out, L::key(ch.s[j]));
+        store_bits<VB>(values_out, out, L::value(ch.s[j]));
+        ++out;
+      }
+    }
+  }
+}
+
+}  // namespace detail
+}  // namespace gcol
+#endif

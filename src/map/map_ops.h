@@ -1,0 +1,35 @@
+/* Internal interface between the map's host API (map.cu) and its kernels,
+ * instantiated once per key width x value width in map_k*_v*.cu. */
+#ifndef GCOL_SRC_MAP_MAP_OPS_H
+#define GCOL_SRC_MAP_MAP_OPS_H
+
+#include <cuda_runtime_api.h>
+#include "gcol/gcol.h"
+#include "gcol/device/detail/map_tile.cuh"
+
+namespace gcol {
+namespace detail {
+
+struct launch_cfg {
+  int tile;          /* 1, 2, 4 or 8 */
+  int block_threads;
+  int num_sms;
+};
+
+template <int KB, int VB>
+struct map_ops {
+  static cudaError_t upsert(const launch_cfg &l, const table_ref &t, const void *keys, const void *values,
+                            size_t n, upsert_args a, void *values_out, uint8_t *inserted_out,
+                            unsigned long long *d_count, cudaStream_t s);
+  static cudaError_t find(const launch_cfg &l, const table_ref &t, const void *keys, size_t n, void *out,
+                          bool contains, cudaStream_t s);
+  static cudaError_t erase(const launch_cfg &l, const table_ref &t, const void *keys, size_t n,
+                           unsigned long long *d_count, cudaStream_t s);
+  static cudaError_t fill(const launch_cfg &l, const table_ref &t, size_t num_slots, cudaStream_t s);
+  static cudaError_t retrieve(const launch_cfg &l, const table_ref &t, size_t num_chunks, void *keys_out,
+                              void *values_out, cudaStream_t s);
+};
+
+}  // namespace detail
+}  // namespace gcol
+#endif

@@ -1,0 +1,88 @@
+/* Dispatch layer of the map: picks the kernel instance for the tile size and
+ * sizes the grid to fill the GPU once. No algorithm here. */
+#ifndef GCOL_SRC_MAP_MAP_OPS_IMPL_CUH
+#define GCOL_SRC_MAP_MAP_OPS_IMPL_CUH
+
+#include "map_ops.h"
+#include "map_kernels.cuh"
+
+namespace gcol {
+namespace detail {
+
+/* Blocks that fill every SM once for this kernel, but no more than the work needs. */
+template <class Kernel>
+static unsigned grid_for(Kernel k, const launch_cfg &l, size_t threads_needed) {
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, l.block_threads, 0) != cudaSuccess || per_sm < 1)
+    per_sm = 1;
+  size_t want = (threads_needed + l.block_threads - 1) / l.block_threads;
+  size_t full = (size_t)per_sm * l.num_sms;
+  return (unsigned)(want < full ? (want ? want : 1) : full);
+}
+
+/* Call f with the tile size as a compile-time constant (f(tile_c<T>())). */
+template <int T>
+struct tile_c {
+  static constexpr int value = T;
+};
+template <class F>
+static cudaError_t with_tile(int tile, F f) {
+  switch (tile) {
+    case 1: f(tile_c<1>()); break;
+    case 2: f(tile_c<2>()); break;
+    case 4: f(tile_c<4>()); break;
+    case 8: f(tile_c<8>()); break;
+    default: return cudaErrorInvalidValue;
+  }
+  return cudaGetLastError();
+}
+
+template <int KB, int VB>
+cudaError_t map_ops<KB, VB>::upsert(const launch_cfg &l, const table_ref &t, const void *keys,
+                                    const void *values, size_t n, upsert_args a, void *values_out,
+                                    uint8_t *inserted_out, unsigned long long *d_count, cudaStream_t s) {
+  return with_tile(l.tile, [&](auto tc) {
+    constexpr int T = decltype(tc)::value;
+    auto k = upsert_kernel<T, KB, VB>;
+    k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(t, keys, values, n, a, values_out, inserted_out, d_count);
+  });
+}
+
+template <int KB, int VB>
+cudaError_t map_ops<KB, VB>::find(const launch_cfg &l, const table_ref &t, const void *keys, size_t n,
+                                  void *out, bool contains, cudaStream_t s) {
+  return with_tile(l.tile, [&](auto tc) {
+    constexpr int T = decltype(tc)::value;
+    auto k = contains ? find_kernel<T, KB, VB, true> : find_kernel<T, KB, VB, false>;
+    k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(t, keys, n, out);
+  });
+}
+
+template <int KB, int VB>
+cudaError_t map_ops<KB, VB>::erase(const launch_cfg &l, const table_ref &t, const void *keys, size_t n,
+                                   unsigned long long *d_count, cudaStream_t s) {
+  return with_tile(l.tile, [&](auto tc) {
+    constexpr int T = decltype(tc)::value;
+    auto k = erase_kernel<T, KB, VB>;
+    k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(t, keys, n, d_count);
+  });
+}
+
+template <int KB, int VB>
+cudaError_t map_ops<KB, VB>::fill(const launch_cfg &l, const table_ref &t, size_t num_slots, cudaStream_t s) {
+  auto k = fill_kernel<(KB == 4 && VB == 4) ? 8 : 16>;
+  k<<<grid_for(k, l, num_slots), l.block_threads, 0, s>>>(t, num_slots);
+  return cudaGetLastError();
+}
+
+template <int KB, int VB>
+cudaError_t map_ops<KB, VB>::retrieve(const launch_cfg &l, const table_ref &t, size_t num_chunks,
+                                      void *keys_out, void *values_out, cudaStream_t s) {
+  auto k = retrieve_kernel<KB, VB>;
+  k<<<grid_for(k, l, num_chunks), l.block_threads, 0, s>>>(t, num_chunks, keys_out, values_out);
+  return cudaGetLastError();
+}
+
+}  // namespace detail
+}  // namespace gcol
+#endif

@@ -1,0 +1,74 @@
+#include "harness.h"
+#include <string.h>
+#include <time.h>
+
+#define MAX_TESTS 256
+static struct {
+  const char *name;
+  test_fn_t fn;
+} tests[MAX_TESTS];
+static int num_tests;
+
+void test_register(const char *name, test_fn_t fn) {
+  if (num_tests == MAX_TESTS) {
+    fprintf(stderr, "too many tests\n");
+    exit(2);
+  }
+  tests[num_tests].name = name;
+  tests[num_tests].fn = fn;
+  ++num_tests;
+}
+
+int test_have_gpu(void) {
+  static int have = -1;
+  if (have < 0) {
+    int n = 0;
+    have = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+  }
+  return have;
+}
+
+size_t test_max_n(void) {
+  const char *s = getenv("GCOL_TEST_MAX_N");
+  return s ? (size_t)strtoull(s, NULL, 10) : (size_t)-1;
+}
+
+uint64_t test_seed(void) {
+  static uint64_t seed;
+  if (!seed) {
+    const char *s = getenv("GCOL_TEST_SEED");
+    seed = s ? strtoull(s, NULL, 10) : (uint64_t)time(NULL) * 2654435761u + (uint64_t)clock();
+    if (!seed) seed = 1;
+  }
+  return seed;
+}
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(((const __typeof__(tests[0]) *)a)->name, ((const __typeof__(tests[0]) *)b)->name);
+}
+
+/* Usage: gcol_tests [substring]  runs the tests whose name contains it. */
+int main(int argc, char **argv) {
+  int passed = 0, failed = 0, skipped = 0;
+  qsort(tests, num_tests, sizeof tests[0], by_name);
+  printf("gcol tests: seed %llu, %s\n", (unsigned long long)test_seed(),
+         test_have_gpu() ? "GPU present" : "no GPU (GPU tests skip)");
+  if (test_have_gpu()) {
+    struct cudaDeviceProp p;
+    if (cudaGetDeviceProperties(&p, 0) == cudaSuccess) printf("device 0: %s (sm_%d%d)\n", p.name, p.major, p.minor);
+  }
+  for (int i = 0; i < num_tests; ++i) {
+    if (argc > 1 && !strstr(tests[i].name, argv[1])) continue;
+    clock_t t0 = clock();
+    test_result_t r = tests[i].fn();
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    const char *word = r == TEST_PASS ? "PASS" : r == TEST_FAIL ? "FAIL" : "SKIP";
+    printf("%-4s %s (%.2fs cpu)\n", word, tests[i].name, secs);
+    fflush(stdout);
+    passed += r == TEST_PASS;
+    failed += r == TEST_FAIL;
+    skipped += r == TEST_SKIP;
+  }
+  printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+  return failed ? 1 : 0;
+}
