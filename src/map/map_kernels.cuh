@@ -12,6 +12,12 @@
 #include "gcol/device/hash.cuh"
 #include "gcol/device/detail/map_tile.cuh"
 
+/* Resident blocks of 256 threads per SM that the upsert kernels are compiled
+ * for (more blocks: fewer registers per thread). */
+#ifndef GCOL_UPSERT_MIN_BLOCKS
+#define GCOL_UPSERT_MIN_BLOCKS 1
+#endif
+
 namespace gcol {
 namespace detail {
 namespace cg = cooperative_groups;
@@ -55,10 +61,15 @@ __device__ __forceinline__ bool load_key(const table_ref &t, const void *keys, s
        base += stride) {                                                              \
     const size_t i = base + lane;
 
-template <int T, int KB, int VB>
-__global__ void upsert_kernel(table_ref t, const void *keys, const void *values, size_t n, upsert_args a,
-                              void *values_out, uint8_t *inserted_out, unsigned long long *d_count) {
+/* MODE (an upsert_mode) is a template parameter so that each kernel keeps
+ * only its own code path: fewer registers, more threads resident. OUTPUTS
+ * adds insert_and_find's per-input outputs. */
+template <int T, int KB, int VB, int MODE, bool OUTPUTS>
+__global__ void __launch_bounds__(256, GCOL_UPSERT_MIN_BLOCKS) upsert_kernel(table_ref t, const void *keys, const void *values, size_t n,
+                                                     upsert_args a, void *values_out, uint8_t *inserted_out,
+                                                     unsigned long long *d_count) {
   constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16;
+  a.mode = MODE;
   unsigned long long pending = 0, inserted = 0; /* tile-uniform */
   GCOL_TILE_LOOP_BEGIN
     uint64_t k = 0, h = 0, v = 0;
@@ -77,8 +88,8 @@ __global__ void upsert_kernel(table_ref t, const void *keys, const void *values,
       }
       if (lane == r) my_status = st, my_stored = stored;
     }
-    if (i < n) {
-      if (values_out) store_bits<VB>(values_out, i, my_stored);
+    if (OUTPUTS && i < n) {
+      store_bits<VB>(values_out, i, my_stored);
       if (inserted_out) inserted_out[i] = my_status == UPSERT_INSERTED;
     }
   }

@@ -43,7 +43,10 @@ cudaError_t map_ops<KB, VB>::upsert(const launch_cfg &l, const table_ref &t, con
                                     uint8_t *inserted_out, unsigned long long *d_count, cudaStream_t s) {
   return with_tile(l.tile, [&](auto tc) {
     constexpr int T = decltype(tc)::value;
-    auto k = upsert_kernel<T, KB, VB>;
+    auto k = values_out ? upsert_kernel<T, KB, VB, UPSERT_INSERT, true>
+             : a.mode == UPSERT_INSERT ? upsert_kernel<T, KB, VB, UPSERT_INSERT, false>
+             : a.mode == UPSERT_ASSIGN ? upsert_kernel<T, KB, VB, UPSERT_ASSIGN, false>
+                                       : upsert_kernel<T, KB, VB, UPSERT_APPLY, false>;
     k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(t, keys, values, n, a, values_out, inserted_out, d_count);
   });
 }

@@ -206,7 +206,7 @@ __device__ __forceinline__ int tile_upsert(const Tile &tile, const table_ref &t,
     uint32_t free_visited = 0;
     int free_lane = 0;
     unsigned free_j = 0;
-    slot_t free_obs = L::make(0, 0);
+    bool free_was_empty = false; /* a free slot is (empty or erased key, empty_value) */
     for (; visited < t.num_buckets; ++visited, seq.next()) {
       if (visited >= 16 && (visited & 15) == 0 && map_is_full(tile, t, pending)) return UPSERT_NO_ROOM;
       chunk<SB> *cp = chunks + (size_t)seq.bucket * T + lane;
@@ -233,7 +233,7 @@ __device__ __forceinline__ int tile_upsert(const Tile &tile, const table_ref &t,
           free_visited = visited;
           if (lane == free_lane) {
             free_j = __ffs(e | x) - 1;
-            free_obs = pick(c, free_j);
+            free_was_empty = (e >> free_j) & 1;
           }
         }
       }
@@ -245,8 +245,8 @@ __device__ __forceinline__ int tile_upsert(const Tile &tile, const table_ref &t,
     uint64_t key_now = 0, v = 0;
     if (lane == free_lane) {
       slot_t *p = &chunks[(size_t)free_seq.bucket * T + lane].s[free_j];
-      slot_t now;
-      won = claim<SB>(p, free_obs, key, value, t.key_cas, &now);
+      slot_t now, obs = L::make(free_was_empty ? t.empty_key : t.erased_key, t.empty_value);
+      won = claim<SB>(p, obs, key, value, t.key_cas, &now);
       key_now = L::key(now);
       if (won) v = value;
       else if (key_now == key) v = on_present<SB>(p, now, key, value, a, t); /* a twin of this key won */
