@@ -15,7 +15,7 @@
 /* Resident blocks of 256 threads per SM that the upsert kernels are compiled
  * for (more blocks: fewer registers per thread). */
 #ifndef GCOL_UPSERT_MIN_BLOCKS
-#define GCOL_UPSERT_MIN_BLOCKS 1
+#define GCOL_UPSERT_MIN_BLOCKS 6 /* measured: +5% insert on H100 over no bound (RESULTS.md) */
 #endif
 
 namespace gcol {
@@ -53,13 +53,16 @@ __device__ __forceinline__ bool load_key(const table_ref &t, const void *keys, s
   return true;
 }
 
-#define GCOL_TILE_LOOP_BEGIN                                                          \
-  auto tile = cg::tiled_partition<T>(cg::this_thread_block());                        \
-  const int lane = tile.thread_rank();                                                \
-  const size_t stride = (size_t)gridDim.x * blockDim.x;                               \
-  for (size_t base = (size_t)blockIdx.x * blockDim.x + threadIdx.x - lane; base < n;  \
-       base += stride) {                                                              \
-    const size_t i = base + lane;
+/* The loop runs over whole warps (every lane iterates equally often), so the
+ * warp can reconverge with __syncwarp() before it writes its outputs: one
+ * full-sector store per warp instead of one partial store per tile. */
+#define GCOL_TILE_LOOP_BEGIN                                                                 \
+  auto tile = cg::tiled_partition<T>(cg::this_thread_block());                               \
+  const int lane = tile.thread_rank();                                                       \
+  const size_t stride = (size_t)gridDim.x * blockDim.x;                                      \
+  for (size_t base = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) & ~(size_t)31; base < n; \
+       base += stride) {                                                                     \
+    const size_t i = base + (threadIdx.x & 31);
 
 /* MODE (an upsert_mode) is a template parameter so that each kernel keeps
  * only its own code path: fewer registers, more threads resident. OUTPUTS
@@ -88,6 +91,7 @@ __global__ void __launch_bounds__(256, GCOL_UPSERT_MIN_BLOCKS) upsert_kernel(tab
       }
       if (lane == r) my_status = st, my_stored = stored;
     }
+    __syncwarp();
     if (OUTPUTS && i < n) {
       store_bits<VB>(values_out, i, my_stored);
       if (inserted_out) inserted_out[i] = my_status == UPSERT_INSERTED;
@@ -113,6 +117,7 @@ __global__ void find_kernel(table_ref t, const void *keys, size_t n, void *out) 
       bool found = tile_find<T, SB>(tile, t, tile.shfl(k, r), tile.shfl(h, r), value);
       if (lane == r) my_found = found, my_value = found ? value : t.empty_value;
     }
+    __syncwarp();
     if (i < n) {
       if (CONTAINS) static_cast<uint8_t *>(out)[i] = my_found;
       else store_bits<VB>(out, i, my_value);
