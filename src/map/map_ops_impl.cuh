@@ -56,8 +56,8 @@ cudaError_t map_ops<KB, VB>::find(const launch_cfg &l, const table_ref &t, const
                                   void *out, bool contains, cudaStream_t s) {
   return with_tile(l.tile, [&](auto tc) {
     constexpr int T = decltype(tc)::value;
-    auto k = contains ? find_kernel<T, KB, VB, true> : find_kernel<T, KB, VB, false>;
-    k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(t, keys, n, out);
+    auto k = find_kernel<T, KB, VB>;
+    k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(t, keys, n, out, contains);
   });
 }
 
