@@ -10,12 +10,19 @@
 
 #include <cooperative_groups.h>
 #include "gcol/device/hash.cuh"
+#include "gcol/device/block_aggregate.cuh"
 #include "gcol/device/detail/map_tile.cuh"
 
 /* Resident blocks of 256 threads per SM that the upsert kernels are compiled
  * for (more blocks: fewer registers per thread). */
 #ifndef GCOL_UPSERT_MIN_BLOCKS
 #define GCOL_UPSERT_MIN_BLOCKS 6 /* measured: +5% insert on H100 over no bound (RESULTS.md) */
+#endif
+
+/* retrieve_all's block size and 16-byte chunks per thread and step. */
+#ifndef GCOL_RETRIEVE_BLOCK
+#define GCOL_RETRIEVE_BLOCK 256
+#define GCOL_RETRIEVE_ITEMS 4
 #endif
 
 namespace gcol {
@@ -155,42 +162,50 @@ __global__ void fill_kernel(table_ref t, size_t num_slots) {
     s[i] = e;
 }
 
-/* Dense copy of the filled slots, warp-aggregated: one ballot per slot of a
- * chunk, one atomic per warp and step, lanes placed by popc of lower lanes. */
+/* retrieve_all: a stream compaction of the slots with the predicate "holds a
+ * key". Each thread reads GCOL_RETRIEVE_ITEMS 16-byte chunks (warp-striped, so
+ * every load is a full coalesced 512-byte warp access); each warp ballots per
+ * slot position, the block reserves all its warps' output at once
+ * (block_reserve: one global atomic per block and step), and each warp writes
+ * its pairs densely, one coalesced run per ballot. */
 template <int KB, int VB>
-__global__ void retrieve_kernel(table_ref t, size_t num_chunks, void *keys_out, void *values_out) {
-  constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16;
+__global__ void __launch_bounds__(GCOL_RETRIEVE_BLOCK) retrieve_kernel(table_ref t, size_t num_chunks, void *keys_out,
+                                                                   void *values_out) {
+  constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16, PER = layout<SB>::per_chunk, ITEMS = GCOL_RETRIEVE_ITEMS;
   typedef layout<SB> L;
+  typedef block_reserve<GCOL_RETRIEVE_BLOCK, unsigned long long> reserve_t;
+  __shared__ typename reserve_t::temp_storage tmp;
   const chunk<SB> *chunks = static_cast<const chunk<SB> *>(t.slots);
   const unsigned lane = threadIdx.x & 31, lower = (1u << lane) - 1;
-  const size_t stride = (size_t)gridDim.x * blockDim.x;
-  for (size_t base = (size_t)blockIdx.x * blockDim.x + threadIdx.x - lane; base < num_chunks; base += stride) {
-    size_t c = base + lane;
-    chunk<SB> ch;
-    unsigned filled[L::per_chunk], total = 0, mine = 0;
+  const size_t per_block = (size_t)ITEMS * blockDim.x;
+  for (size_t base = (size_t)blockIdx.x * per_block; base < num_chunks; base += (size_t)gridDim.x * per_block) {
+    chunk<SB> c[ITEMS];
+    unsigned filled[ITEMS][PER];
+    unsigned long long total = 0;
 #pragma unroll
-    for (int j = 0; j < L::per_chunk; ++j) {
-      uint64_t k = t.empty_key;
-      if (c < num_chunks) {
-        if (j == 0) ch = load_chunk_ro(chunks + c);
-        k = L::key(ch.s[j]);
-      }
-      bool f = k != t.empty_key && k != t.erased_key;
-      filled[j] = __ballot_sync(0xffffffffu, f);
-      total += __popc(filled[j]);
-      mine += __popc(filled[j] & lower);
-    }
-    unsigned long long out = 0;
-    if (lane == 0 && total) out = atomicAdd(&t.state->scratch, (unsigned long long)total);
-    out = __shfl_sync(0xffffffffu, out, 0) + mine;
+    for (int k = 0; k < ITEMS; ++k) {
+      size_t ci = base + (size_t)k * blockDim.x + threadIdx.x;
+      if (ci < num_chunks) c[k] = load_chunk_ro(chunks + ci);
 #pragma unroll
-    for (int j = 0; j < L::per_chunk; ++j) {
-      if (filled[j] >> lane & 1) {
-        store_bits<KB>(keys_out, out, L::key(ch.s[j]));
-        store_bits<VB>(values_out, out, L::value(ch.s[j]));
-        ++out;
+      for (int j = 0; j < PER; ++j) {
+        uint64_t key = ci < num_chunks ? L::key(c[k].s[j]) : t.empty_key;
+        filled[k][j] = __ballot_sync(0xffffffffu, key != t.empty_key && key != t.erased_key);
+        total += __popc(filled[k][j]);
       }
     }
+    unsigned long long out = reserve_t(tmp).warp_base(total, &t.state->scratch);
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k)
+#pragma unroll
+      for (int j = 0; j < PER; ++j) {
+        if (filled[k][j] >> lane & 1) {
+          unsigned long long o = out + __popc(filled[k][j] & lower);
+          store_bits<KB>(keys_out, o, L::key(c[k].s[j]));
+          store_bits<VB>(values_out, o, L::value(c[k].s[j]));
+        }
+        out += __popc(filled[k][j]);
+      }
+    __syncthreads(); /* tmp is reused by the next step */
   }
 }
 

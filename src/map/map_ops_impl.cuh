@@ -82,7 +82,10 @@ template <int KB, int VB>
 cudaError_t map_ops<KB, VB>::retrieve(const launch_cfg &l, const table_ref &t, size_t num_chunks,
                                       void *keys_out, void *values_out, cudaStream_t s) {
   auto k = retrieve_kernel<KB, VB>;
-  k<<<grid_for(k, l, num_chunks), l.block_threads, 0, s>>>(t, num_chunks, keys_out, values_out);
+  launch_cfg r = l;
+  r.block_threads = GCOL_RETRIEVE_BLOCK;
+  k<<<grid_for(k, r, (num_chunks + GCOL_RETRIEVE_ITEMS - 1) / GCOL_RETRIEVE_ITEMS), GCOL_RETRIEVE_BLOCK, 0, s>>>(t, num_chunks,
+                                                                                                 keys_out, values_out);
   return cudaGetLastError();
 }
 
