@@ -28,6 +28,10 @@ LDLIBS  := -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++ -lpthread -ldl -lrt -lm
 # ---- library ---------------------------------------------------------------
 LIB_C   := src/core/status.c src/map/map_config.c src/map/map_policy.c
 LIB_CU  := src/map/map.cu
+LIB_CU  += src/sssp/graph.cu src/sssp/sssp.cu src/sssp/heap_replay.cu src/sssp/heap_bench.cu
+LIB_C   += src/sssp/sssp_ref.c src/sssp/ref_graphs.c
+LIB_C   += src/compact/compact_api.c src/compact/compact_policy.c
+LIB_CU  += src/compact/select_any.cu src/compact/select_stable.cu src/compact/reduce.cu src/compact/scan.cu
 PAIRS   := 4_4 4_8 8_4 8_8
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.o) \
            $(PAIRS:%=$(BUILD)/src/map/map_instance_%.o)
@@ -56,6 +60,7 @@ $(BUILD)/libgcol.so: $(LIB_OBJ)
 # ---- tests, examples, benchmarks -----------------------------------------------
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+TEST_OBJ += $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/*.cu)) # kernels some tests launch
 $(BUILD)/gcol_tests: $(TEST_OBJ) $(BUILD)/libgcol.a
 	$(CC) $^ $(LDLIBS) -o $@
 
@@ -67,6 +72,10 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/bench/bench_common.o $(BUILD)/libg
 
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 BENCHES  := $(BUILD)/bench/bench_map
+BENCHES  += $(BUILD)/bench/bench_sssp
+BENCHES  += $(BUILD)/bench/bench_compact
+# bench_compact also times cub::DeviceSelect::Flagged called directly
+$(BUILD)/bench/bench_compact: $(BUILD)/bench/bench_compact_cub.o
 
 # The public header must stay pure C11.
 header-check:
@@ -82,6 +91,8 @@ demo: $(BUILD)/examples/map_demo
 
 bench: $(BENCHES)
 	$(BUILD)/bench/bench_map
+	$(BUILD)/bench/bench_sssp
+	$(BUILD)/bench/bench_compact
 
 clean:
 	rm -rf $(BUILD)

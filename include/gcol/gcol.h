@@ -161,6 +161,178 @@ gcol_status_t gcol_map_reserve(gcol_map_t *m, size_t capacity, cudaStream_t s);
  * (GCOL_ERROR_FULL before GCOL_ERROR_RESERVED_KEY), or GCOL_SUCCESS. */
 gcol_status_t gcol_map_status(gcol_map_t *m, cudaStream_t s);
 
+/* ------------------------------------------------------------------------ */
+/* Device-scope primitives: select, reduce, exclusive scan                  */
+/* ------------------------------------------------------------------------ */
+/* These follow CUB's two-phase convention. Call once with d_temp == NULL: only
+ * *temp_bytes is written (the bytes of device temp storage the call needs,
+ * always >= 1) and nothing else is read or touched. Allocate that much, call
+ * again with the same n, sizes, type and op and a non-NULL d_temp to run. The
+ * temp storage may be reused once the call's work on the stream is done.
+ *
+ *   size_t bytes = 0; void *tmp = NULL;
+ *   gcol_select_flagged(NULL, &bytes, d_in, d_flags, d_out, d_count, n, 16,
+ *                       GCOL_ORDER_ANY, s);            (asks the size)
+ *   cudaMallocAsync(&tmp, bytes, s);
+ *   gcol_select_flagged(tmp, &bytes, d_in, d_flags, d_out, d_count, n, 16,
+ *                       GCOL_ORDER_ANY, s);            (runs)
+ *
+ * Common rules:
+ *  - Work is ordered on the stream; the host is never synchronized. Results
+ *    (including counts) are written to device memory.
+ *  - Each call is one NVTX range named after the function.
+ *  - GCOL_ERROR_INVALID_ARGUMENT, before any device work and before the
+ *    device check: temp_bytes NULL; an unknown order, type or op; an item
+ *    size other than 1, 2, 4, 8, 16; when running (d_temp != NULL): a NULL
+ *    data pointer (d_in, d_flags, d_out may be NULL only when n == 0); a
+ *    misaligned pointer (see below); n above PTRDIFF_MAX. When running with
+ *    *temp_bytes smaller than the size query returns: also
+ *    GCOL_ERROR_INVALID_ARGUMENT (found after the device check, since the size
+ *    depends on the device).
+ *  - Alignment: misaligned pointers are rejected, not handled. d_in and d_out
+ *    must be aligned to the item size (select) or the type size (reduce,
+ *    scan); d_num_selected to 8 bytes. d_flags and d_temp need no alignment.
+ *    (cudaMalloc'ed buffers are 256-byte aligned; an offset of k items keeps
+ *    the alignment.)
+ *  - GCOL_ERROR_NO_DEVICE without a usable GPU, for the size query too: the
+ *    sizes depend on the device's architecture (as CUB's do).
+ *  - Inputs must not be modified while the call's work runs; outputs must not
+ *    overlap inputs except where a function says so. */
+
+/* Output order of gcol_select_flagged. */
+typedef enum {
+  GCOL_ORDER_STABLE = 0, /* selected items keep their input order (CUB's
+                            decoupled look-back select, one pass) */
+  GCOL_ORDER_ANY = 1     /* selected items in an unspecified order that may
+                            differ run to run; a single pass at the memory
+                            bandwidth floor (warp/block-aggregated slots). Its
+                            temp storage is nominal: the count accumulates in
+                            d_num_selected itself. */
+} gcol_order_t;
+
+/* Stream compaction: writes every d_in[i] whose d_flags[i] != 0 densely to
+ * d_out and the number written to *d_num_selected.
+ *   d_temp          device temp storage, or NULL to ask its size
+ *   temp_bytes      host; in: bytes at d_temp; out (d_temp NULL): bytes needed
+ *   d_in            device, n items of item_bytes each (opaque bytes)
+ *   d_flags         device, n bytes; any non-zero byte selects its item
+ *   d_out           device, room for as many items as are selected (n is
+ *                   always enough); must not overlap d_in. Only the first
+ *                   *d_num_selected items are written.
+ *   d_num_selected  device, one size_t (8-byte aligned): the count
+ *   n               number of items (0 writes a count of 0)
+ *   item_bytes      1, 2, 4, 8 or 16
+ *   order           GCOL_ORDER_STABLE or GCOL_ORDER_ANY
+ *   s               stream */
+gcol_status_t gcol_select_flagged(void *d_temp, size_t *temp_bytes, const void *d_in, const uint8_t *d_flags,
+                                  void *d_out, size_t *d_num_selected, size_t n, size_t item_bytes,
+                                  gcol_order_t order, cudaStream_t s);
+
+/* Reduction: *d_out = identity op x[0] op ... op x[n-1] (one element of type
+ * t). The identity (and the result of n == 0) is 0 for GCOL_OP_ADD; for
+ * GCOL_OP_MIN the largest value of the type (+INFINITY for F32/F64); for
+ * GCOL_OP_MAX the lowest (0 unsigned, the most negative signed, -INFINITY
+ * for floats). Integer ADD wraps modulo 2^bits, signed types included.
+ * Floating-point ADD is reassociated (serial per thread, then a tree: CUB's
+ * order), so it may differ from a serial sum by rounding: a few dozen ulps
+ * of sum(|x|) for a reduction; a scan's prefix i also carries a serial chain
+ * over tiles (hundreds of ulps of sum_{j<i}|x[j]| at 1M items; the tests
+ * allow 1e-4 relative for F32, 1e-12 for F64). Float reductions repeat
+ * bit for bit on the same GPU; float scans may differ in the last bits run to
+ * run (the look-back's association depends on timing).
+ * MIN/MAX compare with <; NaN inputs give an unspecified result.
+ *   d_temp, temp_bytes  temp storage, two-phase as above
+ *   d_in                device, n elements of type t
+ *   d_out               device, one element of type t
+ *   n                   number of elements
+ *   t                   any gcol_type_t
+ *   op                  GCOL_OP_ADD, GCOL_OP_MIN or GCOL_OP_MAX
+ *   s                   stream */
+gcol_status_t gcol_reduce(void *d_temp, size_t *temp_bytes, const void *d_in, void *d_out, size_t n,
+                          gcol_type_t t, gcol_op_t op, cudaStream_t s);
+
+/* Exclusive scan: d_out[0] = identity, d_out[i] = d_out[i-1] op d_in[i-1]
+ * (identities, wrapping, rounding and NaN as for gcol_reduce). d_out may
+ * equal d_in (in place) but must not overlap it otherwise. n == 0 writes
+ * nothing.
+ *   d_temp, temp_bytes  temp storage, two-phase as above
+ *   d_in                device, n elements of type t
+ *   d_out               device, n elements of type t
+ *   n, t, op, s         as for gcol_reduce */
+gcol_status_t gcol_exclusive_scan(void *d_temp, size_t *temp_bytes, const void *d_in, void *d_out, size_t n,
+                                  gcol_type_t t, gcol_op_t op, cudaStream_t s);
+
+/* ------------------------------------------------------------------------ */
+/* Shortest paths                                                           */
+/* ------------------------------------------------------------------------ */
+/* Many-to-many shortest paths on directed graphs with float weights >= 0 and
+ * 32-bit vertex ids: one warp per source runs Dijkstra on its own
+ * warp-cooperative 32-ary heap (include/gcol/device/warp_heap.cuh). Distances
+ * are float sums along a path, each addition rounded on its own, in the order
+ * of the path (a CPU Dijkstra adding in float gets the same numbers). */
+typedef struct gcol_graph gcol_graph_t;
+
+/* A graph from a CSR on the device: the arcs of vertex u are
+ * d_targets[d_offsets[u] .. d_offsets[u+1]) with weights d_weights[same].
+ *   num_vertices  1 .. 2^32 - 1
+ *   num_edges     0 .. 2^32 - 1 (arcs; parallel arcs and self loops allowed)
+ *   d_offsets     num_vertices + 1 entries: d_offsets[0] == 0, non-decreasing,
+ *                 d_offsets[num_vertices] == num_edges
+ *   d_targets     num_edges ids < num_vertices (may be NULL when num_edges == 0)
+ *   d_weights     num_edges floats, finite and >= 0 (same)
+ * The arrays are copied (the caller may free them after the call) and checked
+ * on the GPU; the call synchronizes s once to read the verdict.
+ * Errors: GCOL_ERROR_INVALID_ARGUMENT for NULL/size errors (before any device
+ * work) and for array contents that break the rules above; *g is then NULL. */
+gcol_status_t gcol_graph_create_csr(gcol_graph_t **g, size_t num_vertices, size_t num_edges,
+                                    const uint32_t *d_offsets, const uint32_t *d_targets,
+                                    const float *d_weights, cudaStream_t s);
+
+/* A voxel grid graph. Voxel (x, y, z) is vertex x + nx * (y + ny * z);
+ * d_voxel_cost holds nx * ny * nz costs in that order (copied).
+ *   nx, ny, nz    >= 1, product <= 2^32 - 1 (nz == 1: a 2D grid)
+ *   connectivity  6 (faces), 18 (faces, edges) or 26 (all neighbours at
+ *                 Chebyshev distance 1); on a 2D grid 26 means 8-connected
+ * The arc u -> v weighs 0.5 * (cost[u] + cost[v]) * step, step being 1, sqrt 2
+ * or sqrt 3 for 1, 2 or 3 differing coordinates. A cost of INFINITY is an
+ * obstacle: no arc touches it and its distance is INFINITY, also as a source.
+ * The grid stays implicit (arcs are derived from the costs on the fly): it
+ * takes 4 bytes per voxel. Synchronizes s once (the costs are checked on the GPU).
+ * Errors: GCOL_ERROR_INVALID_ARGUMENT for a zero or too large size, a NULL
+ * cost array, another connectivity, or a cost < 0 or NaN. */
+gcol_status_t gcol_graph_create_grid3d(gcol_graph_t **g, uint32_t nx, uint32_t ny, uint32_t nz,
+                                       const float *d_voxel_cost, int connectivity, cudaStream_t s);
+
+/* Free the graph. Waits for the device to finish pending work (cudaFree).
+ * NULL is a no-op. */
+void gcol_graph_destroy(gcol_graph_t *g);
+
+/* Shortest-path distances from every source to every target:
+ * d_dist[i * row + j] = distance from d_sources[i] to d_targets[j], INFINITY
+ * where unreachable, row = num_targets (row-major, num_sources x num_targets).
+ *   d_sources    num_sources vertex ids (duplicates allowed)
+ *   num_sources  0 .. 2^32 - 1; 0 is a no-op
+ *   d_targets    num_targets vertex ids (duplicates allowed), or NULL for all
+ *                vertices in id order, num_targets then being the vertex count
+ *   num_targets  0 with non-NULL d_targets is a no-op
+ *   d_dist       num_sources * num_targets floats (device)
+ * An id >= the vertex count cannot be checked without synchronizing: its row
+ * (a source) or column (a target) is filled with NaN instead.
+ * With d_targets, a source's search stops once every target is settled.
+ * Asynchronous: nothing synchronizes the host. Device scratch comes from
+ * cudaMallocAsync on s and is freed on s: per concurrently running warp a
+ * heap of 1,057 nodes (270 KB) and, with d_targets, a distance array of
+ * 4 bytes per vertex; warps are limited to what half the free memory holds.
+ * A source whose heap fills up (more than 33,824 pending pairs) is solved
+ * again, after the others, with a heap in global memory sized for every arc
+ * of the graph (so it cannot fill up): slower, never wrong.
+ * Errors: GCOL_ERROR_INVALID_ARGUMENT (NULL g, NULL pointers with work to do,
+ * d_targets NULL with num_targets != vertex count, a table too large for
+ * size_t); GCOL_ERROR_OUT_OF_MEMORY when not even one warp's scratch fits. */
+gcol_status_t gcol_sssp_many_to_many(const gcol_graph_t *g, const uint32_t *d_sources, size_t num_sources,
+                                     const uint32_t *d_targets, size_t num_targets, float *d_dist,
+                                     cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,233 @@
+/* Shortest-path benchmark (issue 6): warp-heap push/pop throughput, then the
+ * many-to-many problems on the GPU next to a multithreaded CPU Dijkstra
+ * (binary heap, one thread per source, all cores). To bound the run time the
+ * CPU solves the first GCOL_BENCH_CPU_SOURCES sources of each problem
+ * (default 128) and its time is scaled to all sources (said in the output);
+ * those rows are also compared with the GPU's. Relaxations (arcs scanned by
+ * settled vertices) are counted by the CPU and scaled the same way; the GPU's
+ * rate is that work over its time. Each GPU time is the median of
+ * GCOL_BENCH_REPS runs (default 3) after a warm-up. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, sysconf */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench_common.h"
+#include "gcol/gcol.h"
+#include "sssp/sssp_internal.h"
+#include "sssp/sssp_ref.h"
+
+static cudaStream_t stream;
+static bench_timer_t timer;
+static uint32_t *d_fallbacks;
+
+static void ok(gcol_status_t s, const char *what) {
+  if (s != GCOL_SUCCESS) {
+    fprintf(stderr, "bench: %s: %s\n", what, gcol_status_string(s));
+    exit(1);
+  }
+}
+
+static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
+static uint64_t rnd(void) {
+  rng_state ^= rng_state << 13, rng_state ^= rng_state >> 7, rng_state ^= rng_state << 17;
+  return rng_state;
+}
+static double unit(void) { return (double)(rnd() >> 11) * 0x1p-53; }
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void *to_device(const void *h, size_t bytes) {
+  void *d = NULL;
+  BENCH_CUDA(cudaMalloc(&d, bytes ? bytes : 4));
+  if (bytes) BENCH_CUDA(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice));
+  return d;
+}
+
+/* ---- heap throughput --------------------------------------------------------- */
+static void bench_heap(const bench_gpu_t *gpu) {
+  const uint32_t cap = GCOL_SSSP_HEAP_NODES, pairs = 32768;
+  uint32_t all = (uint32_t)gpu->num_sms * 32; /* 8 blocks of 4 warps per SM */
+  uint32_t counts[2] = {1, all};
+  for (int i = 0; i < 2; ++i) {
+    float ms = 0;
+    unsigned long long bad = 0;
+    ok(gcol_detail_heap_bench(counts[i], pairs, cap, &ms, &bad), "heap bench (warm-up)");
+    ok(gcol_detail_heap_bench(counts[i], pairs, cap, &ms, &bad), "heap bench");
+    double ops = 2.0 * pairs * counts[i]; /* every pair pushed and popped */
+    printf("heap %-22s %6u warps: %8.3f ms, %9.2f M push+pop/s total, %8.2f M/s per warp%s\n",
+           i ? "all SMs busy" : "one warp", counts[i], ms, ops / ms / 1e3, ops / ms / 1e3 / counts[i],
+           bad ? "  POPS OUT OF ORDER" : "");
+  }
+  printf("  (%u pairs per warp in bulks of 32, then popped one by one; heap of %u nodes)\n", pairs, cap);
+}
+
+/* ---- problems ------------------------------------------------------------------ */
+typedef struct {
+  const char *name;
+  gcol_ref_csr_t cpu;
+  gcol_graph_t *gpu;
+  size_t num_sources, num_targets; /* num_targets 0: all vertices */
+} problem_t;
+
+static gcol_graph_t *grid_problem(problem_t *p, uint32_t nx, uint32_t ny, uint32_t nz, double obstacles) {
+  size_t n = (size_t)nx * ny * nz;
+  float *cost = malloc(n * sizeof *cost);
+  for (size_t i = 0; i < n; ++i) cost[i] = unit() < obstacles ? INFINITY : (float)(1.0 + 9.0 * unit());
+  if (gcol_ref_grid_csr(nx, ny, nz, cost, 26, &p->cpu) != 0) exit(1);
+  void *d = to_device(cost, n * sizeof *cost);
+  gcol_graph_t *g = NULL;
+  ok(gcol_graph_create_grid3d(&g, nx, ny, nz, d, 26, stream), "create grid");
+  BENCH_CUDA(cudaFree(d));
+  free(cost);
+  return g;
+}
+
+/* n random points in the unit square, each joined both ways to its 3 nearest
+ * neighbours (found through a uniform bucket grid), Euclidean weights. */
+static void road_graph(uint32_t n, gcol_ref_csr_t *out) {
+  float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+  for (uint32_t i = 0; i < n; ++i) x[i] = (float)unit(), y[i] = (float)unit();
+  uint32_t side = (uint32_t)sqrt(n / 2.0) + 1, cells = side * side;
+  uint32_t *start = calloc((size_t)cells + 1, sizeof *start), *item = malloc(n * sizeof *item);
+#define CELL(i) ((uint32_t)(x[i] * side < side ? x[i] * side : side - 1) + side * (uint32_t)(y[i] * side < side ? y[i] * side : side - 1))
+  for (uint32_t i = 0; i < n; ++i) ++start[CELL(i) + 1];
+  for (uint32_t c = 0; c < cells; ++c) start[c + 1] += start[c];
+  uint32_t *fill = malloc((size_t)cells * sizeof *fill);
+  memcpy(fill, start, (size_t)cells * sizeof *fill);
+  for (uint32_t i = 0; i < n; ++i) item[fill[CELL(i)]++] = i;
+  size_t m = (size_t)n * 6;
+  uint32_t *src = malloc(m * sizeof *src), *dst = malloc(m * sizeof *dst);
+  float *w = malloc(m * sizeof *w);
+  size_t e = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    int cx = (int)(x[i] * side), cy = (int)(y[i] * side);
+    uint32_t best[3] = {i, i, i};
+    float bd[3] = {INFINITY, INFINITY, INFINITY};
+    for (int r = 0;; ++r) { /* ring r of cells; stop once it is farther than the 3rd best */
+      for (int gy = cy - r; gy <= cy + r; ++gy)
+        for (int gx = cx - r; gx <= cx + r; ++gx) {
+          if (gx < 0 || gy < 0 || gx >= (int)side || gy >= (int)side) continue;
+          if (abs(gx - cx) != r && abs(gy - cy) != r) continue;
+          uint32_t c = (uint32_t)gx + side * (uint32_t)gy;
+          for (uint32_t k = start[c]; k < start[c + 1]; ++k) {
+            uint32_t j = item[k];
+            if (j == i) continue;
+            float d = sqrtf((x[i] - x[j]) * (x[i] - x[j]) + (y[i] - y[j]) * (y[i] - y[j]));
+            for (int s = 0; s < 3; ++s)
+              if (d < bd[s]) {
+                for (int t = 2; t > s; --t) bd[t] = bd[t - 1], best[t] = best[t - 1];
+                bd[s] = d, best[s] = j;
+                break;
+              }
+          }
+        }
+      if (bd[2] <= (float)r / side || r > (int)side) break;
+    }
+    for (int s = 0; s < 3; ++s)
+      if (best[s] != i) {
+        src[e] = i, dst[e] = best[s], w[e] = bd[s], ++e;
+        src[e] = best[s], dst[e] = i, w[e] = bd[s], ++e;
+      }
+  }
+#undef CELL
+  if (gcol_ref_csr_from_arcs(n, e, src, dst, w, out) != 0) exit(1);
+  free(x), free(y), free(start), free(item), free(fill), free(src), free(dst), free(w);
+}
+
+static void run_problem(problem_t *p, size_t cpu_sources, int reps) {
+  uint32_t n = p->cpu.n;
+  size_t ns = p->num_sources, nt = p->num_targets ? p->num_targets : n;
+  uint32_t *src = calloc(ns, sizeof *src), *tgt = p->num_targets ? calloc(nt, sizeof *tgt) : NULL;
+  for (size_t i = 0; i < ns; ++i) src[i] = (uint32_t)(rnd() % n);
+  for (size_t j = 0; tgt && j < nt; ++j) tgt[j] = (uint32_t)(rnd() % n);
+  uint32_t *d_src = to_device(src, ns * 4), *d_tgt = tgt ? to_device(tgt, nt * 4) : NULL;
+  float *d_dist = NULL;
+  BENCH_CUDA(cudaMalloc((void **)&d_dist, ns * nt * sizeof(float)));
+  double ms[16];
+  if (reps > 16) reps = 16;
+  ok(gcol_sssp_many_to_many(p->gpu, d_src, ns, d_tgt, nt, d_dist, stream), "sssp (warm-up)");
+  BENCH_CUDA(cudaStreamSynchronize(stream));
+  for (int r = 0; r < reps; ++r) {
+    bench_timer_start(&timer, stream);
+    ok(gcol_sssp_many_to_many(p->gpu, d_src, ns, d_tgt, nt, d_dist, stream), "sssp");
+    ms[r] = bench_timer_stop_ms(&timer, stream);
+  }
+  double gpu_s = bench_median(ms, reps) / 1e3;
+  uint32_t fallbacks = 0;
+  BENCH_CUDA(cudaMemcpy(&fallbacks, d_fallbacks, 4, cudaMemcpyDeviceToHost));
+
+  /* CPU on the first sources, all cores; compare those rows */
+  size_t cs = cpu_sources < ns ? cpu_sources : ns;
+  float *want = malloc(cs * nt * sizeof *want), *got = malloc(cs * nt * sizeof *got);
+  double t0 = now_s();
+  long long relax = gcol_ref_many_to_many(&p->cpu, src, cs, tgt, nt, want, 0);
+  double cpu_s = (now_s() - t0) * (double)ns / (double)cs;
+  double relax_all = (double)relax * (double)ns / (double)cs;
+  BENCH_CUDA(cudaMemcpy(got, d_dist, cs * nt * sizeof *got, cudaMemcpyDeviceToHost));
+  size_t wrong = 0;
+  for (size_t i = 0; i < cs * nt; ++i) {
+    float a = want[i], b = got[i];
+    if (!(a == b || (isnan(a) && isnan(b)) || (isfinite(a) && fabsf(a - b) <= 1e-5f * fabsf(a)))) ++wrong;
+  }
+  printf("%-44s GPU %8.3f s  CPU %8.3f s%s  speedup %6.1fx  %6.2f G relax/s GPU, %5.2f CPU  fallback sources %u%s\n",
+         p->name, gpu_s, cpu_s, cs < ns ? "*" : " ", cpu_s / gpu_s, relax_all / gpu_s / 1e9, relax_all / cpu_s / 1e9,
+         fallbacks, wrong ? "  MISMATCH vs CPU" : "");
+  if (wrong) fprintf(stderr, "bench: %zu of %zu checked distances differ\n", wrong, cs * nt);
+  free(src), free(tgt), free(want), free(got);
+  BENCH_CUDA(cudaFree(d_src));
+  if (d_tgt) BENCH_CUDA(cudaFree(d_tgt));
+  BENCH_CUDA(cudaFree(d_dist));
+}
+
+int main(void) {
+  bench_gpu_t gpu;
+  if (bench_init(&gpu)) return 0;
+  BENCH_CUDA(cudaStreamCreate(&stream));
+  bench_timer_init(&timer);
+  BENCH_CUDA(cudaMalloc((void **)&d_fallbacks, 4));
+  gcol_detail_sssp_hooks.d_fallback_sources = d_fallbacks;
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  size_t cpu_sources = bench_size("GCOL_BENCH_CPU_SOURCES", 128);
+  int reps = (int)bench_size("GCOL_BENCH_REPS", 3);
+  printf("CPU: Dijkstra on a binary heap, %ld threads; * = timed on the first %zu sources and scaled\n", cores,
+         cpu_sources);
+  bench_heap(&gpu);
+
+  problem_t p;
+  memset(&p, 0, sizeof p);
+  p.gpu = grid_problem(&p, 64, 64, 64, 0.10);
+  p.name = "voxel 64^3 26-conn 10% obst, 1024 -> all", p.num_sources = 1024, p.num_targets = 0;
+  run_problem(&p, cpu_sources, reps);
+  p.name = "voxel 64^3 26-conn 10% obst, 4096 -> 1024", p.num_sources = 4096, p.num_targets = 1024;
+  run_problem(&p, cpu_sources, reps);
+  gcol_graph_destroy(p.gpu);
+  gcol_ref_csr_free(&p.cpu);
+
+  p.gpu = grid_problem(&p, 1024, 1024, 1, 0.0);
+  p.name = "grid 1024^2 8-conn, 256 -> all", p.num_sources = 256, p.num_targets = 0;
+  run_problem(&p, cpu_sources, reps);
+  gcol_graph_destroy(p.gpu);
+  gcol_ref_csr_free(&p.cpu);
+
+  road_graph(1u << 20, &p.cpu);
+  void *o = to_device(p.cpu.offsets, ((size_t)p.cpu.n + 1) * 4), *t = to_device(p.cpu.targets, p.cpu.m * 4),
+       *w = to_device(p.cpu.weights, p.cpu.m * 4);
+  ok(gcol_graph_create_csr(&p.gpu, p.cpu.n, p.cpu.m, o, t, w, stream), "create road graph");
+  BENCH_CUDA(cudaFree(o)), BENCH_CUDA(cudaFree(t)), BENCH_CUDA(cudaFree(w));
+  p.name = "road-like 1M pts 3-NN, 1024 -> all", p.num_sources = 1024, p.num_targets = 0;
+  run_problem(&p, cpu_sources, reps);
+  gcol_graph_destroy(p.gpu);
+  gcol_ref_csr_free(&p.cpu);
+
+  gcol_detail_sssp_hooks.d_fallback_sources = NULL;
+  BENCH_CUDA(cudaFree(d_fallbacks));
+  return 0;
+}

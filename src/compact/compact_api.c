@@ -1,0 +1,106 @@
+/* Public entry of the device-scope primitives (CUB's device/ layer): check
+ * arguments, open the NVTX range, check the device, pick the policy and
+ * forward. No algorithm here. */
+#include <stdint.h>
+#include "compact_internal.h"
+#include "core/common.h"
+
+static int aligned(const void *p, size_t a) { return ((uintptr_t)p & (a - 1)) == 0; }
+
+static int valid_item_bytes(size_t b) { return b == 1 || b == 2 || b == 4 || b == 8 || b == 16; }
+
+static int valid_op(gcol_op_t op) { return op == GCOL_OP_ADD || op == GCOL_OP_MIN || op == GCOL_OP_MAX; }
+
+/* d_in/d_out pointer rules of a run: NULL only when n == 0, aligned always. */
+static int data_ok(const void *p, size_t n, size_t align) { return (p || n == 0) && aligned(p, align); }
+
+/* A size query's answer, never 0 (a 0-byte allocation is NULL, which would
+ * ask the size again). */
+static gcol_status_t at_least_one(size_t *temp_bytes, cudaError_t e) {
+  if (e == cudaSuccess && *temp_bytes == 0) *temp_bytes = 1;
+  return gcol_from_cuda(e);
+}
+
+/* *temp_bytes against what the CUB call needs (it re-sizes on the host). */
+#define NEEDS_AT_LEAST(query)                                            \
+  do {                                                                   \
+    size_t need_ = 0;                                                    \
+    GCOL_CUDA_TRY(query);                                                \
+    if (*temp_bytes < need_) return GCOL_ERROR_INVALID_ARGUMENT;         \
+  } while (0)
+
+static gcol_status_t select_flagged(void *d_temp, size_t *temp_bytes, const void *d_in, const uint8_t *d_flags,
+                                    void *d_out, size_t *d_num_selected, size_t n, size_t item_bytes,
+                                    gcol_order_t order, cudaStream_t s) {
+  if (!temp_bytes || !valid_item_bytes(item_bytes) || (order != GCOL_ORDER_STABLE && order != GCOL_ORDER_ANY) ||
+      n > (size_t)PTRDIFF_MAX)
+    return GCOL_ERROR_INVALID_ARGUMENT;
+  if (d_temp) {
+    if (!d_num_selected || !aligned(d_num_selected, 8) || !data_ok(d_in, n, item_bytes) ||
+        !data_ok(d_out, n, item_bytes) || (!d_flags && n))
+      return GCOL_ERROR_INVALID_ARGUMENT;
+    if (order == GCOL_ORDER_ANY && *temp_bytes < GCOL_SELECT_ANY_TEMP_BYTES) return GCOL_ERROR_INVALID_ARGUMENT;
+  }
+  GCOL_TRY(gcol_require_device());
+  if (order == GCOL_ORDER_ANY) {
+    if (!d_temp) {
+      *temp_bytes = GCOL_SELECT_ANY_TEMP_BYTES;
+      return GCOL_SUCCESS;
+    }
+    gcol_device_info_t info;
+    GCOL_TRY(gcol_current_device_info(&info));
+    gcol_select_policy_t p = gcol_select_policy_for(info.cc_major);
+    GCOL_CUDA_TRY(cudaMemsetAsync(d_num_selected, 0, sizeof *d_num_selected, s));
+    return gcol_from_cuda(gcol_select_any_launch(d_in, d_flags, d_out, (unsigned long long *)d_num_selected, n,
+                                                 item_bytes, &p, s));
+  }
+  if (!d_temp)
+    return at_least_one(temp_bytes, gcol_select_stable_cub(NULL, temp_bytes, d_in, d_flags, d_out, d_num_selected,
+                                                           n, item_bytes, s));
+  NEEDS_AT_LEAST(gcol_select_stable_cub(NULL, &need_, d_in, d_flags, d_out, d_num_selected, n, item_bytes, s));
+  if (n == 0) return gcol_from_cuda(cudaMemsetAsync(d_num_selected, 0, sizeof *d_num_selected, s));
+  size_t bytes = *temp_bytes; /* the caller's value stays as it was */
+  return gcol_from_cuda(
+      gcol_select_stable_cub(d_temp, &bytes, d_in, d_flags, d_out, d_num_selected, n, item_bytes, s));
+}
+
+gcol_status_t gcol_select_flagged(void *d_temp, size_t *temp_bytes, const void *d_in, const uint8_t *d_flags,
+                                  void *d_out, size_t *d_num_selected, size_t n, size_t item_bytes,
+                                  gcol_order_t order, cudaStream_t s) {
+  gcol_nvtx_push("gcol_select_flagged");
+  gcol_status_t st = select_flagged(d_temp, temp_bytes, d_in, d_flags, d_out, d_num_selected, n, item_bytes, order, s);
+  gcol_nvtx_pop();
+  return st;
+}
+
+typedef cudaError_t (*numeric_fn)(void *, size_t *, const void *, void *, size_t, gcol_type_t, gcol_op_t,
+                                  cudaStream_t);
+
+/* reduce and scan share their checks; out_n is how many elements d_out holds. */
+static gcol_status_t numeric(numeric_fn f, size_t out_n, void *d_temp, size_t *temp_bytes, const void *d_in,
+                             void *d_out, size_t n, gcol_type_t t, gcol_op_t op, cudaStream_t s) {
+  const size_t tb = gcol_type_size(t);
+  if (!temp_bytes || !tb || !valid_op(op) || n > (size_t)PTRDIFF_MAX) return GCOL_ERROR_INVALID_ARGUMENT;
+  if (d_temp && (!data_ok(d_in, n, tb) || !data_ok(d_out, out_n, tb))) return GCOL_ERROR_INVALID_ARGUMENT;
+  GCOL_TRY(gcol_require_device());
+  if (!d_temp) return at_least_one(temp_bytes, f(NULL, temp_bytes, d_in, d_out, n, t, op, s));
+  NEEDS_AT_LEAST(f(NULL, &need_, d_in, d_out, n, t, op, s));
+  size_t bytes = *temp_bytes;
+  return gcol_from_cuda(f(d_temp, &bytes, d_in, d_out, n, t, op, s));
+}
+
+gcol_status_t gcol_reduce(void *d_temp, size_t *temp_bytes, const void *d_in, void *d_out, size_t n, gcol_type_t t,
+                          gcol_op_t op, cudaStream_t s) {
+  gcol_nvtx_push("gcol_reduce");
+  gcol_status_t st = numeric(gcol_reduce_cub, 1, d_temp, temp_bytes, d_in, d_out, n, t, op, s);
+  gcol_nvtx_pop();
+  return st;
+}
+
+gcol_status_t gcol_exclusive_scan(void *d_temp, size_t *temp_bytes, const void *d_in, void *d_out, size_t n,
+                                  gcol_type_t t, gcol_op_t op, cudaStream_t s) {
+  gcol_nvtx_push("gcol_exclusive_scan");
+  gcol_status_t st = numeric(gcol_exclusive_scan_cub, n, d_temp, temp_bytes, d_in, d_out, n, t, op, s);
+  gcol_nvtx_pop();
+  return st;
+}

@@ -1,0 +1,155 @@
+/* gcol_graph_create_csr / _create_grid3d / _destroy: device copies of the
+ * input, validated on the GPU by a flagging kernel whose one-word verdict is
+ * copied back (so creation synchronizes its stream once). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/common.h"
+#include "core/nvtx_scope.h"
+#include "sssp/graph_internal.h"
+
+using gcol::detail::nvtx_scope;
+
+namespace {
+
+enum : uint32_t { BAD_OFFSETS = 1, BAD_TARGET = 2, BAD_WEIGHT = 4, BAD_COST = 8 };
+
+/* offsets[0] == 0, non-decreasing, offsets[n] == m; targets < n; weights
+ * finite and >= 0. Any failure ORs a bit into *bad. */
+__global__ void check_csr(const uint32_t *off, const uint32_t *tgt, const float *w, uint32_t n, size_t m,
+                          uint32_t *bad) {
+  uint32_t flags = 0;
+  size_t stride = (size_t)gridDim.x * blockDim.x;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+    if (off[i] > off[i + 1]) flags |= BAD_OFFSETS;
+  if (blockIdx.x == 0 && threadIdx.x == 0 && (off[0] != 0 || off[n] != m)) flags |= BAD_OFFSETS;
+  for (size_t e = (size_t)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += stride) {
+    if (tgt[e] >= n) flags |= BAD_TARGET;
+    if (!(w[e] >= 0.0f) || isinf(w[e])) flags |= BAD_WEIGHT;
+  }
+  if (flags) atomicOr(bad, flags);
+}
+
+/* Voxel costs: >= 0 and not NaN (INFINITY is an obstacle). */
+__global__ void check_costs(const float *cost, uint32_t n, uint32_t *bad) {
+  size_t stride = (size_t)gridDim.x * blockDim.x;
+  bool ok = true;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+    ok &= gcol_grid_cost_valid(cost[i]) != 0;
+  if (!ok) atomicOr(bad, (uint32_t)BAD_COST);
+}
+
+void free_graph(gcol_graph *g) {
+  if (!g) return;
+  /* cudaFree waits for the device, so work still using the graph finishes */
+  cudaFree(g->offsets);
+  cudaFree(g->targets);
+  cudaFree(g->weights);
+  cudaFree(g->cost);
+  free(g);
+}
+
+template <class T>
+gcol_status_t copy_in(T **dst, const T *src, size_t count, cudaStream_t s) {
+  if (count == 0) return GCOL_SUCCESS;
+  GCOL_CUDA_TRY(cudaMalloc((void **)dst, count * sizeof(T)));
+  GCOL_CUDA_TRY(cudaMemcpyAsync(*dst, src, count * sizeof(T), cudaMemcpyDeviceToDevice, s));
+  return GCOL_SUCCESS;
+}
+
+/* Launch a checker over `items` and return its verdict (synchronizes s). */
+template <class Launch>
+gcol_status_t run_check(size_t items, cudaStream_t s, Launch launch) {
+  gcol_device_info_t dev;
+  GCOL_TRY(gcol_current_device_info(&dev));
+  uint32_t *d_bad = NULL, bad = 0;
+  GCOL_CUDA_TRY(cudaMalloc(&d_bad, sizeof *d_bad));
+  size_t blocks = (items + 255) / 256;
+  size_t max_blocks = (size_t)dev.num_sms * 8;
+  blocks = blocks < 1 ? 1 : blocks > max_blocks ? max_blocks : blocks;
+  cudaError_t e = cudaMemsetAsync(d_bad, 0, sizeof *d_bad, s);
+  if (e == cudaSuccess) {
+    launch((unsigned)blocks, d_bad);
+    e = cudaGetLastError();
+  }
+  if (e == cudaSuccess) e = cudaMemcpyAsync(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost, s);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+  cudaFree(d_bad);
+  if (e != cudaSuccess) return gcol_from_cuda(e);
+  return bad ? GCOL_ERROR_INVALID_ARGUMENT : GCOL_SUCCESS;
+}
+
+gcol_status_t create_csr(gcol_graph *g, const uint32_t *d_offsets, const uint32_t *d_targets,
+                         const float *d_weights, cudaStream_t s) {
+  GCOL_TRY(copy_in(&g->offsets, d_offsets, (size_t)g->n + 1, s));
+  GCOL_TRY(copy_in(&g->targets, d_targets, g->m, s));
+  GCOL_TRY(copy_in(&g->weights, d_weights, g->m, s));
+  size_t items = g->m > g->n ? g->m : g->n;
+  return run_check(items, s, [&](unsigned blocks, uint32_t *bad) {
+    check_csr<<<blocks, 256, 0, s>>>(g->offsets, g->targets, g->weights, g->n, g->m, bad);
+  });
+}
+
+gcol_status_t create_grid(gcol_graph *g, const float *d_cost, cudaStream_t s) {
+  GCOL_TRY(copy_in(&g->cost, d_cost, g->n, s));
+  return run_check(g->n, s, [&](unsigned blocks, uint32_t *bad) { check_costs<<<blocks, 256, 0, s>>>(g->cost, g->n, bad); });
+}
+
+}  // namespace
+
+extern "C" gcol_status_t gcol_graph_create_csr(gcol_graph_t **out, size_t num_vertices, size_t num_edges,
+                                                const uint32_t *d_offsets, const uint32_t *d_targets,
+                                                const float *d_weights, cudaStream_t s) {
+  if (!out) return GCOL_ERROR_INVALID_ARGUMENT;
+  *out = NULL;
+  if (num_vertices == 0 || num_vertices > UINT32_MAX || num_edges > UINT32_MAX || !d_offsets ||
+      (num_edges && (!d_targets || !d_weights)))
+    return GCOL_ERROR_INVALID_ARGUMENT;
+  nvtx_scope r("gcol_graph_create_csr");
+  GCOL_TRY(gcol_require_device());
+  gcol_graph *g = (gcol_graph *)calloc(1, sizeof *g);
+  if (!g) return GCOL_ERROR_OUT_OF_MEMORY;
+  g->kind = GCOL_GRAPH_CSR;
+  g->n = (uint32_t)num_vertices;
+  g->m = num_edges;
+  gcol_status_t st = create_csr(g, d_offsets, d_targets, d_weights, s);
+  if (st != GCOL_SUCCESS) {
+    cudaStreamSynchronize(s); /* the copies may still be reading the input */
+    free_graph(g);
+    return st;
+  }
+  *out = g;
+  return GCOL_SUCCESS;
+}
+
+extern "C" gcol_status_t gcol_graph_create_grid3d(gcol_graph_t **out, uint32_t nx, uint32_t ny, uint32_t nz,
+                                                   const float *d_voxel_cost, int connectivity, cudaStream_t s) {
+  if (!out) return GCOL_ERROR_INVALID_ARGUMENT;
+  *out = NULL;
+  int max_class;
+  uint64_t n = (uint64_t)nx * ny * nz;
+  if (n == 0 || n > UINT32_MAX || !d_voxel_cost || !gcol_grid_connectivity_class(connectivity, &max_class))
+    return GCOL_ERROR_INVALID_ARGUMENT;
+  nvtx_scope r("gcol_graph_create_grid3d");
+  GCOL_TRY(gcol_require_device());
+  gcol_graph *g = (gcol_graph *)calloc(1, sizeof *g);
+  if (!g) return GCOL_ERROR_OUT_OF_MEMORY;
+  g->kind = GCOL_GRAPH_GRID;
+  g->n = (uint32_t)n;
+  g->m = (size_t)n * (size_t)connectivity;
+  g->nx = nx, g->ny = ny, g->nz = nz;
+  g->connectivity = connectivity;
+  gcol_status_t st = create_grid(g, d_voxel_cost, s);
+  if (st != GCOL_SUCCESS) {
+    cudaStreamSynchronize(s);
+    free_graph(g);
+    return st;
+  }
+  *out = g;
+  return GCOL_SUCCESS;
+}
+
+extern "C" void gcol_graph_destroy(gcol_graph_t *g) {
+  nvtx_scope r("gcol_graph_destroy");
+  free_graph(g);
+}

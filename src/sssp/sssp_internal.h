@@ -1,0 +1,65 @@
+/* Internal hooks of the shortest-path module (not public API): the heap
+ * replay driver that the heap's GPU tests use, and test hooks of the solver. */
+#ifndef GCOL_SRC_SSSP_SSSP_INTERNAL_H
+#define GCOL_SRC_SSSP_SSSP_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gcol/gcol.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- heap replay ----------------------------------------------------------
+ * One op per entry. A bulk push is `count` (1..32) consecutive entries with
+ * op GCOL_HEAP_OP_BULK, the first one carrying the count; its result goes to
+ * the first entry's slot. */
+enum { GCOL_HEAP_OP_PUSH = 0, GCOL_HEAP_OP_POP = 1, GCOL_HEAP_OP_BULK = 2 };
+typedef struct {
+  uint32_t op, count;
+  float key;
+  uint32_t val;
+} gcol_heap_op_t;
+typedef struct {
+  float key;     /* pop: the key popped; push: top key after the push */
+  uint32_t val;  /* pop: the payload popped; push: top payload after */
+  uint32_t size; /* heap size after the op */
+  uint32_t ok;   /* 1: pop found an element / push fit; 0: empty / overflow */
+} gcol_heap_result_t;
+
+/* Replay ops on num_warps independent warp heaps of cap_nodes nodes each
+ * (meta_in_shared: tops and counts in shared memory, else in global memory)
+ * and write num_warps x n results, warp-major. Synchronous (cudaMalloc, copies).
+ * GCOL_ERROR_INVALID_ARGUMENT: a NaN push key, a bad bulk count, cap_nodes
+ * outside 1..2^26 (1..6144 with meta_in_shared), num_warps < 1. */
+gcol_status_t gcol_detail_heap_replay(const gcol_heap_op_t *h_ops, size_t n, uint32_t cap_nodes,
+                                      int meta_in_shared, int num_warps, gcol_heap_result_t *h_results);
+
+/* ---- heap throughput (benchmark) ------------------------------------------
+ * `warps` warps (4 per block, tops and counts in shared memory, cap_nodes <=
+ * 1057 per heap) each push `pairs` pseudo-random pairs in bulks of 32 and then
+ * pop them all. *ms_out: kernel time; *disorder_out: pops that came out of
+ * order (must be 0). Synchronous. */
+gcol_status_t gcol_detail_heap_bench(uint32_t warps, uint32_t pairs, uint32_t cap_nodes, float *ms_out,
+                                     unsigned long long *disorder_out);
+
+/* ---- solver hooks (tests and benchmarks; not thread-safe) ----------------- */
+typedef struct {
+  uint32_t heap_nodes;          /* 0: the default primary heap; else its node
+                                   count (1..1057), e.g. tiny to force overflow */
+  uint32_t *d_fallback_sources; /* NULL, or a device word that each
+                                   gcol_sssp_many_to_many call sets (on its
+                                   stream) to the number of sources whose
+                                   primary heap overflowed and that the
+                                   fallback solved */
+} gcol_detail_sssp_hooks_t;
+extern gcol_detail_sssp_hooks_t gcol_detail_sssp_hooks;
+
+/* The default primary heap size in nodes (root + 32 + 1024: 33,824 pairs). */
+#define GCOL_SSSP_HEAP_NODES 1057u
+
+#ifdef __cplusplus
+}
+#endif
+#endif

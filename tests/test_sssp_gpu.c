@@ -1,0 +1,206 @@
+/* GPU tests of gcol_sssp_many_to_many against the CPU reference (tolerance:
+ * see st_same_table). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "sssp/sssp_internal.h"
+#include "sssp_test_util.h"
+
+/* Compare a GPU table with the CPU one for the given sources/targets. */
+static int check_table(const gcol_ref_csr_t *h, const gcol_graph_t *g, const uint32_t *src, size_t ns,
+                       const uint32_t *tgt, size_t nt) {
+  size_t cols = tgt ? nt : h->n;
+  float *want = malloc(ns * cols * sizeof *want + 1), *got = malloc(ns * cols * sizeof *got + 1);
+  int ok = want && got && gcol_ref_many_to_many(h, src, ns, tgt, cols, want, 0) >= 0;
+  if (ok) {
+    gcol_status_t st = st_gpu_table(g, src, ns, tgt, cols, got);
+    if (st != GCOL_SUCCESS) fprintf(stderr, "    gpu: %s\n", gcol_status_string(st));
+    ok = st == GCOL_SUCCESS && st_same_table(want, got, ns, cols);
+  }
+  free(want), free(got);
+  return ok;
+}
+
+static uint32_t *random_ids(size_t k, uint32_t below, tu_rng_t *r) {
+  uint32_t *a = malloc((k ? k : 1) * sizeof *a);
+  for (size_t i = 0; i < k; ++i) a[i] = (uint32_t)(tu_next(r) % below);
+  return a;
+}
+
+TEST(sssp_gpu_random_sparse_graphs) {
+  REQUIRE_GPU();
+  tu_rng_t r = {test_seed() ^ 0x1001};
+  for (int split = 0; split < 2; ++split) {
+    gcol_ref_csr_t h;
+    CHECK(st_random_graph(2000, 8000, split, &r, &h) == 0);
+    gcol_graph_t *g = st_device_graph(&h);
+    CHECK(g);
+    uint32_t *src = random_ids(64, h.n, &r);
+    src[0] = h.n - 1; /* isolated when split */
+    CHECK(check_table(&h, g, src, 64, NULL, 0));
+    uint32_t *tgt = random_ids(50, h.n, &r);
+    tgt[1] = tgt[0];       /* duplicate target */
+    tgt[2] = h.n + 5;      /* invalid target: NaN column */
+    src[3] = 0xffffffffu;  /* invalid source: NaN row */
+    CHECK(check_table(&h, g, src, 64, tgt, 50));
+    free(src), free(tgt);
+    gcol_graph_destroy(g);
+    gcol_ref_csr_free(&h);
+  }
+  return TEST_PASS;
+}
+
+TEST(sssp_gpu_single_vertex_and_empty_targets) {
+  REQUIRE_GPU();
+  uint32_t off[2] = {0, 1}, self = 0;
+  float w = 3.0f;
+  gcol_ref_csr_t h = {1, 1, off, &self, &w, NULL};
+  gcol_graph_t *g = st_device_graph(&h);
+  CHECK(g);
+  uint32_t src[2] = {0, 0};
+  float out[2] = {-1, -1};
+  CHECK_OK(st_gpu_table(g, src, 2, NULL, 1, out));
+  CHECK(out[0] == 0.0f && out[1] == 0.0f);
+  /* an empty target list writes nothing */
+  float *dd = tu_poisoned(16);
+  void *ds = tu_to_device(src, 8);
+  CHECK_OK(gcol_sssp_many_to_many(g, ds, 2, ds, 0, dd, 0));
+  uint8_t back[16];
+  CHECK(tu_to_host(back, dd, 16) == 0);
+  for (int i = 0; i < 16; ++i) CHECK(back[i] == 0xA5);
+  tu_free(dd), tu_free(ds);
+  gcol_graph_destroy(g);
+  return TEST_PASS;
+}
+
+TEST(sssp_gpu_grid3d_with_obstacles) {
+  REQUIRE_GPU();
+  tu_rng_t r = {test_seed() ^ 0x3d3d};
+  const int conns[3] = {6, 18, 26};
+  const uint32_t dims[2][3] = {{12, 10, 8}, {48, 40, 1}};
+  for (int d = 0; d < 2; ++d)
+    for (int c = 0; c < 3; ++c) {
+      uint32_t nx = dims[d][0], ny = dims[d][1], nz = dims[d][2], n = nx * ny * nz;
+      float *cost = st_random_costs(n, 0.1, &r);
+      cost[0] = INFINITY; /* source 0 below is an obstacle */
+      gcol_ref_csr_t h;
+      CHECK(gcol_ref_grid_csr(nx, ny, nz, cost, conns[c], &h) == 0);
+      void *dc = tu_to_device(cost, n * 4);
+      gcol_graph_t *g = NULL;
+      CHECK_OK(gcol_graph_create_grid3d(&g, nx, ny, nz, dc, conns[c], 0));
+      uint32_t *src = random_ids(40, n, &r);
+      src[0] = 0;
+      CHECK(check_table(&h, g, src, 40, NULL, 0));
+      uint32_t *tgt = random_ids(30, n, &r);
+      CHECK(check_table(&h, g, src, 40, tgt, 30));
+      free(src), free(tgt), free(cost);
+      tu_free(dc);
+      gcol_graph_destroy(g);
+      gcol_ref_csr_free(&h);
+    }
+  return TEST_PASS;
+}
+
+TEST(sssp_gpu_1_and_10000_sources) {
+  REQUIRE_GPU();
+  tu_rng_t r = {test_seed() ^ 0x10000};
+  gcol_ref_csr_t h;
+  CHECK(st_random_graph(3000, 12000, 0, &r, &h) == 0);
+  gcol_graph_t *g = st_device_graph(&h);
+  CHECK(g);
+  size_t ns = test_max_n() < 10000 ? test_max_n() / 10 + 1 : 10000;
+  uint32_t *src = random_ids(ns, h.n, &r), *tgt = random_ids(100, h.n, &r);
+  CHECK(check_table(&h, g, src, 1, NULL, 0));
+  CHECK(check_table(&h, g, src, ns, tgt, 100));
+  free(src), free(tgt);
+  gcol_graph_destroy(g);
+  gcol_ref_csr_free(&h);
+  return TEST_PASS;
+}
+
+/* A heap of 1 or 2 nodes (32 or 64 pairs) overflows on a 26-connected grid;
+ * the fallback must give the same table, and the hook must count it. */
+TEST(sssp_gpu_heap_overflow_falls_back) {
+  REQUIRE_GPU();
+  tu_rng_t r = {test_seed() ^ 0x0f0f};
+  uint32_t nx = 20, ny = 20, nz = 20, n = nx * ny * nz;
+  float *cost = st_random_costs(n, 0.05, &r);
+  gcol_ref_csr_t h;
+  CHECK(gcol_ref_grid_csr(nx, ny, nz, cost, 26, &h) == 0);
+  void *dc = tu_to_device(cost, n * 4);
+  gcol_graph_t *g = NULL;
+  CHECK_OK(gcol_graph_create_grid3d(&g, nx, ny, nz, dc, 26, 0));
+  uint32_t *count = tu_poisoned(4), host_count = 0;
+  uint32_t *src = random_ids(24, n, &r), *tgt = random_ids(16, n, &r);
+  gcol_detail_sssp_hooks.d_fallback_sources = count;
+  int ok = 1;
+  for (uint32_t nodes = 1; nodes <= 2 && ok; ++nodes) {
+    gcol_detail_sssp_hooks.heap_nodes = nodes;
+    ok = check_table(&h, g, src, 24, NULL, 0) && tu_to_host(&host_count, count, 4) == 0 && host_count > 0;
+    ok = ok && check_table(&h, g, src, 24, tgt, 16);
+  }
+  gcol_detail_sssp_hooks.heap_nodes = 0;
+  ok = ok && check_table(&h, g, src, 24, NULL, 0) && tu_to_host(&host_count, count, 4) == 0 && host_count == 0;
+  gcol_detail_sssp_hooks.d_fallback_sources = NULL;
+  CHECK(ok);
+  free(src), free(tgt), free(cost);
+  tu_free(dc), tu_free(count);
+  gcol_graph_destroy(g);
+  gcol_ref_csr_free(&h);
+  return TEST_PASS;
+}
+
+TEST(sssp_gpu_helsinki) {
+  REQUIRE_GPU();
+  gcol_ref_csr_t h;
+  if (st_load_helsinki(&h) != 0) return TEST_SKIP;
+  tu_rng_t r = {test_seed() ^ 0x4e15};
+  gcol_graph_t *g = st_device_graph(&h);
+  CHECK(g);
+  uint32_t *src = random_ids(128, h.n, &r), *tgt = random_ids(200, h.n, &r);
+  CHECK(check_table(&h, g, src, 128, NULL, 0));
+  CHECK(check_table(&h, g, src, 128, tgt, 200));
+  free(src), free(tgt);
+  gcol_graph_destroy(g);
+  gcol_ref_csr_free(&h);
+  return TEST_PASS;
+}
+
+/* Creation checks the arrays' contents on the GPU. */
+TEST(sssp_gpu_graph_creation_validates_contents) {
+  REQUIRE_GPU();
+  struct {
+    uint32_t off[4], tgt[3];
+    float w[3];
+  } cases[] = {
+      {{0, 1, 2, 3}, {1, 2, 0}, {1, 0, 2}},        /* valid */
+      {{1, 1, 2, 3}, {1, 2, 0}, {1, 0, 2}},        /* offsets[0] != 0 */
+      {{0, 2, 1, 3}, {1, 2, 0}, {1, 0, 2}},        /* decreasing */
+      {{0, 1, 2, 2}, {1, 2, 0}, {1, 0, 2}},        /* offsets[n] != m */
+      {{0, 1, 2, 3}, {1, 3, 0}, {1, 0, 2}},        /* target >= n */
+      {{0, 1, 2, 3}, {1, 2, 0}, {1, -1, 2}},       /* negative weight */
+      {{0, 1, 2, 3}, {1, 2, 0}, {1, NAN, 2}},      /* NaN */
+      {{0, 1, 2, 3}, {1, 2, 0}, {1, INFINITY, 2}}, /* infinite */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
+    void *o = tu_to_device(cases[i].off, 16), *t = tu_to_device(cases[i].tgt, 12), *w = tu_to_device(cases[i].w, 12);
+    gcol_graph_t *g = (gcol_graph_t *)1;
+    gcol_status_t st = gcol_graph_create_csr(&g, 3, 3, o, t, w, 0);
+    tu_free(o), tu_free(t), tu_free(w);
+    CHECK_STATUS(st, i == 0 ? GCOL_SUCCESS : GCOL_ERROR_INVALID_ARGUMENT);
+    CHECK((g != NULL) == (i == 0));
+    gcol_graph_destroy(g);
+  }
+  float costs[3][4] = {{1, 0, INFINITY, 2}, {1, -0.5f, 1, 1}, {1, NAN, 1, 1}};
+  for (int i = 0; i < 3; ++i) {
+    void *c = tu_to_device(costs[i], 16);
+    gcol_graph_t *g = NULL;
+    gcol_status_t st = gcol_graph_create_grid3d(&g, 2, 2, 1, c, 6, 0);
+    tu_free(c);
+    CHECK_STATUS(st, i == 0 ? GCOL_SUCCESS : GCOL_ERROR_INVALID_ARGUMENT);
+    gcol_graph_destroy(g);
+  }
+  return TEST_PASS;
+}
