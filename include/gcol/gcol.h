@@ -67,6 +67,18 @@ typedef enum { GCOL_OP_ADD, GCOL_OP_MIN, GCOL_OP_MAX } gcol_op_t;
  * insert_or_apply interprets them (with value_type's arithmetic). */
 typedef struct gcol_map gcol_map_t;
 
+/* Device memory for a container, from the user's own allocator (an RMM pool,
+ * an arena). alloc returns NULL when it cannot give `bytes` (the container then
+ * reports GCOL_ERROR_OUT_OF_MEMORY and stays as it was); memory may be used on
+ * stream s as soon as alloc returns. free gets back the same pointer and size,
+ * stream-ordered on s. All three fields NULL (the default): cudaMallocAsync /
+ * cudaFreeAsync on the call's stream. */
+typedef struct {
+  void *(*alloc)(void *ctx, size_t bytes, cudaStream_t s);
+  void (*free)(void *ctx, void *ptr, size_t bytes, cudaStream_t s);
+  void *ctx;
+} gcol_allocator_t;
+
 typedef struct {
   gcol_type_t key_type;    /* GCOL_U32, GCOL_I32, GCOL_U64 or GCOL_I64 */
   gcol_type_t value_type;  /* any gcol_type_t */
@@ -85,6 +97,7 @@ typedef struct {
                               ones of the value width. Sentinels must fit in the
                               width of their type, and empty_key != erased_key. */
   uint64_t seed;           /* hash seed */
+  gcol_allocator_t allocator; /* zeroed: cudaMallocAsync (see gcol_allocator_t) */
 } gcol_map_config_t;
 
 /* The defaults above for a key/value type pair. */

@@ -19,6 +19,9 @@ gcol_map_config_t gcol_map_config_default(gcol_type_t key, gcol_type_t value) {
   c.erased_key = all_ones(kb) - 1;
   c.empty_value = all_ones(vb);
   c.seed = 0x9e3779b97f4a7c15ULL;
+  c.allocator.alloc = NULL;
+  c.allocator.free = NULL;
+  c.allocator.ctx = NULL;
   return c;
 }
 
