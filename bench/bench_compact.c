@@ -148,6 +148,13 @@ int main(void) {
         gcol_select_policy_t p = {0, blocks[b], items[i], levels[l]};
         char name[64];
         snprintf(name, sizeof name, "%s, %d threads, %d items", level_name(levels[l]), blocks[b], items[i]);
+        /* a variant whose registers do not fit the block size is reported, not timed */
+        cudaError_t e = gcol_select_any_launch(d_in, d_flags, d_out, (unsigned long long *)d_count, n, ITEM, &p, stream);
+        if (e == cudaErrorLaunchOutOfResources) {
+          printf("  %-34s does not fit (registers per block)\n", name);
+          continue;
+        }
+        BENCH_CUDA(e);
         row(name, time_run(RUN_POLICY, &p, REPS), "");
       }
 

@@ -22,7 +22,7 @@
 
 static cudaStream_t stream;
 static bench_timer_t timer;
-static uint32_t *d_fallbacks;
+static uint32_t *d_fallbacks; /* [0] fallback sources, [1] heap refills */
 
 static void ok(gcol_status_t s, const char *what) {
   if (s != GCOL_SUCCESS) {
@@ -161,8 +161,8 @@ static void run_problem(problem_t *p, size_t cpu_sources, int reps) {
     ms[r] = bench_timer_stop_ms(&timer, stream);
   }
   double gpu_s = bench_median(ms, reps) / 1e3;
-  uint32_t fallbacks = 0;
-  BENCH_CUDA(cudaMemcpy(&fallbacks, d_fallbacks, 4, cudaMemcpyDeviceToHost));
+  uint32_t hooks[2] = {0, 0};
+  BENCH_CUDA(cudaMemcpy(hooks, d_fallbacks, 8, cudaMemcpyDeviceToHost));
 
   /* CPU on the first sources, all cores; compare those rows */
   size_t cs = cpu_sources < ns ? cpu_sources : ns;
@@ -177,9 +177,10 @@ static void run_problem(problem_t *p, size_t cpu_sources, int reps) {
     float a = want[i], b = got[i];
     if (!(a == b || (isnan(a) && isnan(b)) || (isfinite(a) && fabsf(a - b) <= 1e-5f * fabsf(a)))) ++wrong;
   }
-  printf("%-44s GPU %8.3f s  CPU %8.3f s%s  speedup %6.1fx  %6.2f G relax/s GPU, %5.2f CPU  fallback sources %u%s\n",
+  printf("%-44s GPU %8.3f s  CPU %8.3f s%s  speedup %6.1fx  %6.2f G relax/s GPU, %5.2f CPU  refills %u, fallback "
+         "sources %u%s\n",
          p->name, gpu_s, cpu_s, cs < ns ? "*" : " ", cpu_s / gpu_s, relax_all / gpu_s / 1e9, relax_all / cpu_s / 1e9,
-         fallbacks, wrong ? "  MISMATCH vs CPU" : "");
+         hooks[1], hooks[0], wrong ? "  MISMATCH vs CPU" : "");
   if (wrong) fprintf(stderr, "bench: %zu of %zu checked distances differ\n", wrong, cs * nt);
   free(src), free(tgt), free(want), free(got);
   BENCH_CUDA(cudaFree(d_src));
@@ -192,8 +193,9 @@ int main(void) {
   if (bench_init(&gpu)) return 0;
   BENCH_CUDA(cudaStreamCreate(&stream));
   bench_timer_init(&timer);
-  BENCH_CUDA(cudaMalloc((void **)&d_fallbacks, 4));
+  BENCH_CUDA(cudaMalloc((void **)&d_fallbacks, 8));
   gcol_detail_sssp_hooks.d_fallback_sources = d_fallbacks;
+  gcol_detail_sssp_hooks.d_refills = d_fallbacks + 1;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   size_t cpu_sources = bench_size("GCOL_BENCH_CPU_SOURCES", 128);
   int reps = (int)bench_size("GCOL_BENCH_REPS", 3);
@@ -204,6 +206,17 @@ int main(void) {
   problem_t p;
   memset(&p, 0, sizeof p);
   p.gpu = grid_problem(&p, 64, 64, 64, 0.10);
+  if (getenv("GCOL_BENCH_SSSP_SWEEP")) { /* primary heap size on the 4,096-source problem, then stop */
+    const uint32_t nodes[] = {0, 1057, 880, 700, 500, 300};
+    for (size_t i = 0; i < sizeof nodes / sizeof *nodes; ++i) {
+      static char name[64];
+      snprintf(name, sizeof name, "voxel 4096 -> 1024, heap %u nodes%s", nodes[i], nodes[i] ? "" : " (auto)");
+      gcol_detail_sssp_hooks.heap_nodes = nodes[i];
+      p.name = name, p.num_sources = 4096, p.num_targets = 1024;
+      run_problem(&p, cpu_sources, 1);
+    }
+    return 0;
+  }
   p.name = "voxel 64^3 26-conn 10% obst, 1024 -> all", p.num_sources = 1024, p.num_targets = 0;
   run_problem(&p, cpu_sources, reps);
   p.name = "voxel 64^3 26-conn 10% obst, 4096 -> 1024", p.num_sources = 4096, p.num_targets = 1024;
@@ -228,6 +241,7 @@ int main(void) {
   gcol_ref_csr_free(&p.cpu);
 
   gcol_detail_sssp_hooks.d_fallback_sources = NULL;
+  gcol_detail_sssp_hooks.d_refills = NULL;
   BENCH_CUDA(cudaFree(d_fallbacks));
   return 0;
 }

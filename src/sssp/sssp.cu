@@ -17,7 +17,7 @@ using gcol::warp_heap;
 using gcol::warp_heap_node;
 using gcol::detail::nvtx_scope;
 
-gcol_detail_sssp_hooks_t gcol_detail_sssp_hooks = {0, NULL};
+gcol_detail_sssp_hooks_t gcol_detail_sssp_hooks = {0, NULL, NULL};
 
 namespace {
 
@@ -35,6 +35,7 @@ struct sssp_job {
   float *out;
   uint32_t *next;                    /* work counter */
   uint32_t *queue, *queue_len;       /* sources whose primary heap overflowed */
+  uint32_t *refills;                 /* test hook, or NULL */
 };
 
 /* Per-kernel heap storage: `cap` nodes per warp, meta in shared memory
@@ -87,7 +88,7 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sssp_kernel(G g, sssp_jo
       continue;
     }
     float *dist = job.targets ? scratch : row;
-    if (!gcol::detail::warp_dijkstra(g, job.n, s, dist, job.target_flags, distinct, h)) {
+    if (!gcol::detail::warp_dijkstra(g, job.n, s, dist, job.target_flags, distinct, h, job.refills)) {
       if (!fallback) {
         if (lane == 0) job.queue[atomicAdd(job.queue_len, 1u)] = i;
       } else {
@@ -142,6 +143,32 @@ void lay_out(carve &c, const gcol_graph *g, const plan &p, bool targets, size_t 
   fb.scratch = targets ? c.take<float>((size_t)p.fb_warps * n) : nullptr;
 }
 
+/* Primary heap size: the largest (up to GCOL_SSSP_HEAP_NODES) whose shared
+ * meta (8 bytes a node) still lets every SM hold the warps that the sources
+ * need, up to 32 per SM (the kernel's 64 registers allow 32). The solver is
+ * latency-bound, so resident warps matter more than heap room: an overflow
+ * costs one refill from the distances (sssp_warp.cuh), not a restart. */
+gcol_status_t primary_heap_nodes(uint32_t *cap, int *carveout, size_t num_sources, int num_sms) {
+  int dev = 0, smem_sm = 0, reserved = 0;
+  GCOL_CUDA_TRY(cudaGetDevice(&dev));
+  GCOL_CUDA_TRY(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+  GCOL_CUDA_TRY(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev));
+  size_t warps = (num_sources + (size_t)num_sms - 1) / (size_t)num_sms;
+  warps = (warps + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK * WARPS_PER_BLOCK;
+  if (warps > 32) warps = 32;
+  size_t blocks = warps / WARPS_PER_BLOCK;
+  size_t per_block = (size_t)smem_sm / blocks - (size_t)reserved;
+  size_t nodes = per_block / (WARPS_PER_BLOCK * 2 * sizeof(uint32_t));
+  if (nodes > GCOL_SSSP_HEAP_NODES) nodes = GCOL_SSSP_HEAP_NODES;
+  if (nodes < 33) nodes = 33; /* root and its children at least */
+  *cap = (uint32_t)nodes;
+  /* shared-memory share of L1 to ask for: what those blocks use, in percent */
+  size_t used = blocks * (nodes * WARPS_PER_BLOCK * 2 * sizeof(uint32_t) + (size_t)reserved);
+  size_t pct = (used * 100 + (size_t)smem_sm - 1) / (size_t)smem_sm;
+  *carveout = (int)(pct > 100 ? 100 : pct);
+  return GCOL_SUCCESS;
+}
+
 template <class G>
 gcol_status_t solve(const gcol_graph *g, G view, const uint32_t *d_sources, size_t num_sources,
                     const uint32_t *d_targets, size_t num_targets, float *d_dist, cudaStream_t s) {
@@ -149,7 +176,9 @@ gcol_status_t solve(const gcol_graph *g, G view, const uint32_t *d_sources, size
   GCOL_TRY(gcol_current_device_info(&dev));
   bool targets = d_targets != NULL;
   plan p;
-  p.cap = gcol_detail_sssp_hooks.heap_nodes ? gcol_detail_sssp_hooks.heap_nodes : GCOL_SSSP_HEAP_NODES;
+  int carveout = 0;
+  GCOL_TRY(primary_heap_nodes(&p.cap, &carveout, num_sources, dev.num_sms));
+  if (gcol_detail_sssp_hooks.heap_nodes) p.cap = gcol_detail_sssp_hooks.heap_nodes;
   if (p.cap > GCOL_SSSP_HEAP_NODES) p.cap = GCOL_SSSP_HEAP_NODES;
   p.smem = (size_t)WARPS_PER_BLOCK * 2 * p.cap * sizeof(uint32_t);
   size_t fb_cap = (g->m + 1 + 31) / 32 + 1; /* room for one push per arc plus the source */
@@ -157,6 +186,7 @@ gcol_status_t solve(const gcol_graph *g, G view, const uint32_t *d_sources, size
   bool may_overflow = (uint64_t)p.cap * 32 < (uint64_t)g->m + 1;
 
   int bps = 0;
+  GCOL_CUDA_TRY(cudaFuncSetAttribute(sssp_kernel<G>, cudaFuncAttributePreferredSharedMemoryCarveout, carveout));
   GCOL_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, sssp_kernel<G>, WARPS_PER_BLOCK * 32, p.smem));
   if (bps < 1) bps = 1;
   size_t free_b = 0, total_b = 0;
@@ -186,6 +216,7 @@ gcol_status_t solve(const gcol_graph *g, G view, const uint32_t *d_sources, size
   job.num_sources = (uint32_t)num_sources;
   job.row = targets ? num_targets : g->n;
   job.out = d_dist;
+  job.refills = gcol_detail_sssp_hooks.d_refills;
   heap_store prim, fb;
   carve c;
   lay_out(c, g, p, targets, num_sources, job, prim, fb);
@@ -194,6 +225,7 @@ gcol_status_t solve(const gcol_graph *g, G view, const uint32_t *d_sources, size
   lay_out(c, g, p, targets, num_sources, job, prim, fb);
 
   cudaError_t e = cudaMemsetAsync(job.next, 0, 4 * sizeof(uint32_t), s);
+  if (e == cudaSuccess && job.refills) e = cudaMemsetAsync(job.refills, 0, sizeof(uint32_t), s);
   if (e == cudaSuccess && targets) e = cudaMemsetAsync((void *)job.target_flags, 0, (size_t)g->n * 4, s);
   if (e == cudaSuccess && targets) {
     size_t tb = (num_targets + 255) / 256, max_tb = (size_t)dev.num_sms * 8;

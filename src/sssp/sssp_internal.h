@@ -53,10 +53,15 @@ typedef struct {
                                    stream) to the number of sources whose
                                    primary heap overflowed and that the
                                    fallback solved */
+  uint32_t *d_refills;          /* NULL, or a device word that each call
+                                   zeroes and then counts heap refills in
+                                   (overflows absorbed by rebuilding the
+                                   heap from the distances) */
 } gcol_detail_sssp_hooks_t;
 extern gcol_detail_sssp_hooks_t gcol_detail_sssp_hooks;
 
-/* The default primary heap size in nodes (root + 32 + 1024: 33,824 pairs). */
+/* The largest primary heap in nodes (root + 32 + 1024: 33,824 pairs); the
+ * solver takes fewer when many sources need more warps per SM (sssp.cu). */
 #define GCOL_SSSP_HEAP_NODES 1057u
 
 #ifdef __cplusplus

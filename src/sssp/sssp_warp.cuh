@@ -12,47 +12,99 @@
 namespace gcol {
 namespace detail {
 
-/* CSR arcs: each round of the loop gives lane l the arc base + l. */
+/* A graph view hands out a vertex's arcs in two steps: load(u) issues the
+ * loads that depend only on u, so that the solver can issue its own read of
+ * dist[u] alongside (one memory round trip for both, the stale check then
+ * waits on all of them); relax_all then feeds each lane one arc per round. */
+
+/* CSR arcs: load fetches u's arc range; each round gives lane l arc base + l. */
 struct csr_view {
   const uint32_t *off, *tgt;
   const float *w;
+  struct arcs {
+    uint32_t b, e;
+  };
   __device__ bool source_ok(uint32_t) const { return true; }
+  __device__ arcs load(uint32_t u, unsigned) const { return arcs{__ldg(&off[u]), __ldg(&off[u + 1])}; }
   template <class F>
-  __device__ bool expand(uint32_t u, unsigned lane, F &&relax) const {
-    uint32_t b = __ldg(&off[u]), e = __ldg(&off[u + 1]);
-    for (uint32_t base = b; base < e; base += 32) { /* warp-uniform bounds */
+  __device__ bool relax_all(const arcs &a, unsigned lane, F &&relax) const {
+    for (uint32_t base = a.b; base < a.e; base += 32) { /* warp-uniform bounds */
       uint32_t i = base + lane;
-      bool ok = i < e;
+      bool ok = i < a.e;
       if (!relax(ok, ok ? __ldg(&tgt[i]) : 0u, ok ? __ldg(&w[i]) : 0.0f)) return false;
     }
     return true;
   }
 };
 
-/* Implicit voxel grid: lane l < 26 handles direction l (graph_internal.h). */
+/* Implicit voxel grid: lane l < 26 handles direction l (graph_internal.h);
+ * load fetches both voxel costs, so the whole arc is known after it. */
 struct grid_view {
   const float *cost;
   uint32_t nx, ny, nz;
   int max_class;
+  struct arcs {
+    uint32_t v;
+    float cu, cv;
+    int cls;
+  };
   __device__ bool source_ok(uint32_t s) const { return !isinf(__ldg(&cost[s])); }
-  template <class F>
-  __device__ bool expand(uint32_t u, unsigned lane, F &&relax) const {
-    float cu = __ldg(&cost[u]);
+  __device__ arcs load(uint32_t u, unsigned lane) const {
     int x = (int)(u % nx), y = (int)((u / nx) % ny), z = (int)(u / nx / ny);
     int dx = 0, dy = 0, dz = 0;
     int cls = lane < 26 ? gcol_grid_dir((int)lane, &dx, &dy, &dz) : 4;
     int X = x + dx, Y = y + dy, Z = z + dz;
-    bool ok = cls <= max_class && X >= 0 && Y >= 0 && Z >= 0 && X < (int)nx && Y < (int)ny && Z < (int)nz;
-    uint32_t v = ok ? (uint32_t)X + nx * ((uint32_t)Y + ny * (uint32_t)Z) : 0u;
-    float cv = ok ? __ldg(&cost[v]) : INFINITY;
-    ok = ok && !isinf(cv);
-    return relax(ok, v, ok ? gcol_grid_weight(cu, cv, gcol_grid_step(cls)) : 0.0f);
+    bool in = cls <= max_class && X >= 0 && Y >= 0 && Z >= 0 && X < (int)nx && Y < (int)ny && Z < (int)nz;
+    uint32_t v = in ? (uint32_t)X + nx * ((uint32_t)Y + ny * (uint32_t)Z) : 0u;
+    return arcs{v, __ldg(&cost[u]), in ? __ldg(&cost[v]) : INFINITY, cls};
+  }
+  template <class F>
+  __device__ bool relax_all(const arcs &a, unsigned, F &&relax) const {
+    bool ok = !isinf(a.cv);
+    return relax(ok, a.v, ok ? gcol_grid_weight(a.cu, a.cv, gcol_grid_step(a.cls)) : 0.0f);
   }
 };
 
+/* After an overflow, rebuild the heap from dist instead of giving up. The
+ * lazy heap holds stale duplicates; what Dijkstra still needs is one entry per
+ * vertex with d <= dist[v] < INFINITY (d: the key being expanded). Vertices at
+ * exactly d may already be settled: pushing them again only re-relaxes their
+ * arcs, and `left` is recounted from the targets strictly below d so that
+ * they are not counted twice. False when the distinct frontier fills more than
+ * 3/4 of the heap (refilling would thrash): the caller falls back.
+ * One scan of dist, 4 x 32 vertices per step to keep loads in flight. */
+template <bool TARGETS>
+__device__ bool refill_heap(warp_heap &h, const float *dist, uint32_t n, float d, const uint32_t *target_flags,
+                            uint32_t distinct, uint32_t &left) {
+  unsigned lane = threadIdx.x & 31;
+  uint64_t limit = h.capacity_pairs() / 4 * 3;
+  uint32_t below = 0; /* targets settled strictly below d, this lane's share */
+  h.clear();
+  for (uint32_t base = 0; base < n; base += 128) {
+    float dv[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      uint32_t v = base + 32 * j + lane;
+      dv[j] = v < n ? __ldcg(&dist[v]) : INFINITY;
+    }
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      uint32_t v = base + 32 * j + lane;
+      if (TARGETS && dv[j] < d && __ldg(&target_flags[v])) ++below;
+      if (!h.push_bulk(dv[j] >= d && dv[j] < INFINITY, dv[j], v) || h.size() > limit) return false;
+    }
+  }
+  if (TARGETS) {
+    for (int o = 16; o > 0; o >>= 1) below += __shfl_xor_sync(0xffffffffu, below, o);
+    left = distinct - below;
+  }
+  return true;
+}
+
 /* Distances from s into dist[0..n) (global, private to this warp). With
  * target flags, stop once `distinct` flagged vertices are settled. Returns
- * false when the heap overflowed (dist is then incomplete).
+ * false when the frontier outgrew the heap even after refills (dist is then
+ * incomplete). *refills (may be NULL) counts refills.
  *
  * dist is written by plain stores (the fill) and atomicMin (relaxations:
  * two lanes may reach one vertex through parallel arcs), and read with
@@ -60,7 +112,7 @@ struct grid_view {
  * Non-negative floats order like their bit patterns as ints. */
 template <class G>
 __device__ bool warp_dijkstra(const G &g, uint32_t n, uint32_t s, float *dist, const uint32_t *target_flags,
-                              uint32_t distinct, warp_heap &h) {
+                              uint32_t distinct, warp_heap &h, uint32_t *refills) {
   unsigned lane = threadIdx.x & 31;
   for (uint32_t i = lane; i < n; i += 32) dist[i] = INFINITY;
   __syncwarp();
@@ -73,18 +125,23 @@ __device__ bool warp_dijkstra(const G &g, uint32_t n, uint32_t s, float *dist, c
   float d;
   uint32_t u;
   while (h.pop(d, u)) {
+    typename G::arcs arcs = g.load(u, lane);
+    bool is_target = target_flags && __ldg(&target_flags[u]);
     if (d > __ldcg(&dist[u])) continue; /* stale: u was reached cheaper */
-    if (target_flags && __ldg(&target_flags[u]) && --left == 0) break;
-    bool fit = g.expand(u, lane, [&](bool ok, uint32_t v, float w) {
+    if (is_target && --left == 0) break;
+    /* atomicMin without a read first: the atomic costs one round trip, a
+     * read to filter it would cost another */
+    bool fit = g.relax_all(arcs, lane, [&](bool ok, uint32_t v, float w) {
       float nd = __fadd_rn(d, w);
-      bool better = false;
-      if (ok && nd < __ldcg(&dist[v])) {
-        int old = atomicMin((int *)&dist[v], __float_as_int(nd));
-        better = nd < __int_as_float(old);
-      }
+      bool better = ok && nd < __int_as_float(atomicMin((int *)&dist[v], __float_as_int(nd)));
       return h.push_bulk(better, nd, v);
     });
-    if (!fit) return false;
+    if (fit) continue;
+    __syncwarp(); /* every lane's relaxation is in dist before the scan */
+    bool ok = target_flags ? refill_heap<true>(h, dist, n, d, target_flags, distinct, left)
+                           : refill_heap<false>(h, dist, n, d, target_flags, distinct, left);
+    if (!ok) return false;
+    if (refills && lane == 0) atomicAdd(refills, 1u);
   }
   return true;
 }
