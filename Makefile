@@ -28,13 +28,17 @@ LDLIBS  := -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++ -lpthread -ldl -lrt -lm
 # ---- library ---------------------------------------------------------------
 LIB_C   := src/core/status.c src/map/map_config.c src/map/map_policy.c
 LIB_CU  := src/map/map.cu
+LIB_CU  += src/map/map_table.cu src/map/map_grow.cu
 LIB_CU  += src/sssp/graph.cu src/sssp/sssp.cu src/sssp/heap_replay.cu src/sssp/heap_bench.cu
 LIB_C   += src/sssp/sssp_ref.c src/sssp/ref_graphs.c
 LIB_C   += src/compact/compact_api.c src/compact/compact_policy.c
 LIB_CU  += src/compact/select_any.cu src/compact/select_stable.cu src/compact/reduce.cu src/compact/scan.cu
+LIB_C   += src/multimap/mm_plan.c src/multimap/mm_alloc.c
+LIB_CU  += src/multimap/multimap.cu
 PAIRS   := 4_4 4_8 8_4 8_8
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.o) \
            $(PAIRS:%=$(BUILD)/src/map/map_instance_%.o)
+LIB_OBJ += $(PAIRS:%=$(BUILD)/src/multimap/mm_instance_%.o)
 
 all: $(BUILD)/libgcol.a $(BUILD)/libgcol.so
 
@@ -48,6 +52,11 @@ $(BUILD)/%.o: %.cu
 
 # one object per key width x value width, from one source
 $(BUILD)/src/map/map_instance_%.o: src/map/map_instance.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -MMD -DGCOL_KB=$(word 1,$(subst _, ,$*)) -DGCOL_VB=$(word 2,$(subst _, ,$*)) -c $< -o $@
+
+# the multimap's kernels, the same way
+$(BUILD)/src/multimap/mm_instance_%.o: src/multimap/mm_instance.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -MMD -DGCOL_KB=$(word 1,$(subst _, ,$*)) -DGCOL_VB=$(word 2,$(subst _, ,$*)) -c $< -o $@
 
@@ -74,6 +83,8 @@ EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c)
 BENCHES  := $(BUILD)/bench/bench_map
 BENCHES  += $(BUILD)/bench/bench_sssp
 BENCHES  += $(BUILD)/bench/bench_compact
+BENCHES  += $(BUILD)/bench/bench_map_growable
+BENCHES  += $(BUILD)/bench/bench_multimap
 # bench_compact also times cub::DeviceSelect::Flagged called directly
 $(BUILD)/bench/bench_compact: $(BUILD)/bench/bench_compact_cub.o
 
@@ -91,8 +102,10 @@ demo: $(BUILD)/examples/map_demo
 
 bench: $(BENCHES)
 	$(BUILD)/bench/bench_map
+	$(BUILD)/bench/bench_map_growable
 	$(BUILD)/bench/bench_sssp
 	$(BUILD)/bench/bench_compact
+	$(BUILD)/bench/bench_multimap
 
 clean:
 	rm -rf $(BUILD)

@@ -70,3 +70,32 @@ int bench_init(bench_gpu_t *g) {
          g->cc_minor, g->num_sms, g->copy_gbs);
   return 0;
 }
+
+static uint64_t mix64(uint64_t x) {
+  x ^= x >> 33, x *= 0xff51afd7ed558ccdULL, x ^= x >> 33, x *= 0xc4ceb9fe1a85ec53ULL;
+  return x ^ (x >> 33);
+}
+
+void *bench_unique_keys(size_t n, size_t kb, uint64_t off) {
+  uint8_t *h = malloc(n * kb + 1);
+  if (!h) bench_check(cudaErrorMemoryAllocation, "host keys");
+  uint64_t i = off;
+  for (size_t j = 0; j < n; ++i) {
+    uint64_t k = mix64(i);
+    if (kb == 4) {
+      /* 32-bit keys: a bijection of the 32-bit index keeps them distinct */
+      uint32_t x = (uint32_t)i;
+      x ^= x >> 16, x *= 0x85ebca6bu, x ^= x >> 13, x *= 0xc2b2ae35u, x ^= x >> 16;
+      if (x >= 0xfffffffeu) continue;
+      ((uint32_t *)h)[j++] = x;
+    } else {
+      if (k >= ~0ULL - 1) continue;
+      ((uint64_t *)h)[j++] = k;
+    }
+  }
+  void *d = NULL;
+  BENCH_CUDA(cudaMalloc(&d, n * kb + 1));
+  BENCH_CUDA(cudaMemcpy(d, h, n * kb, cudaMemcpyHostToDevice));
+  free(h);
+  return d;
+}

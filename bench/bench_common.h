@@ -5,6 +5,7 @@
 #define GCOL_BENCH_COMMON_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <cuda_runtime_api.h>
 
 typedef struct {
@@ -33,5 +34,9 @@ double bench_median(double *x, int n);
 
 /* An environment override of a size (e.g. GCOL_BENCH_N), else the default. */
 size_t bench_size(const char *env, size_t dflt);
+
+/* n distinct keys of width kb (4 or 8; never a default sentinel) on the
+ * device, from index off of a hashed family (cudaFree them). */
+void *bench_unique_keys(size_t n, size_t kb, uint64_t off);
 
 #endif

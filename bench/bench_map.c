@@ -24,35 +24,6 @@ static void ok(gcol_status_t s, const char *what) {
   }
 }
 
-static uint64_t mix64(uint64_t x) {
-  x ^= x >> 33, x *= 0xff51afd7ed558ccdULL, x ^= x >> 33, x *= 0xc4ceb9fe1a85ec53ULL;
-  return x ^ (x >> 33);
-}
-
-/* n distinct keys of width kb (no sentinel), starting at family index off. */
-static void *device_keys(size_t n, size_t kb, uint64_t off) {
-  uint8_t *h = malloc(n * kb);
-  uint64_t i = off;
-  for (size_t j = 0; j < n; ++i) {
-    uint64_t k = mix64(i);
-    if (kb == 4) {
-      /* 32-bit keys: a bijection of the 32-bit index keeps them distinct */
-      uint32_t x = (uint32_t)i;
-      x ^= x >> 16, x *= 0x85ebca6bu, x ^= x >> 13, x *= 0xc2b2ae35u, x ^= x >> 16;
-      if (x >= 0xfffffffeu) continue;
-      ((uint32_t *)h)[j++] = x;
-    } else {
-      if (k >= ~0ULL - 1) continue;
-      ((uint64_t *)h)[j++] = k;
-    }
-  }
-  void *d = NULL;
-  BENCH_CUDA(cudaMalloc(&d, n * kb));
-  BENCH_CUDA(cudaMemcpy(d, h, n * kb, cudaMemcpyHostToDevice));
-  free(h);
-  return d;
-}
-
 typedef enum { OP_INSERT, OP_FIND, OP_FIND_MISS, OP_CONTAINS, OP_ERASE, OP_APPLY } op_t;
 
 /* Median time of one operation; inserting ops start from an empty map,
@@ -93,7 +64,7 @@ typedef struct {
 
 static void bench_pair(gcol_type_t kt, gcol_type_t vt, const char *label, size_t n, const cuco_t ref[2]) {
   size_t kb = gcol_type_size(kt), vb = gcol_type_size(vt);
-  void *keys = device_keys(n, kb, 1000), *misses = device_keys(n, kb, 1000 + 2 * n), *vals = device_keys(n, vb, 77);
+  void *keys = bench_unique_keys(n, kb, 1000), *misses = bench_unique_keys(n, kb, 1000 + 2 * n), *vals = bench_unique_keys(n, vb, 77);
   void *out = NULL, *kout = NULL;
   BENCH_CUDA(cudaMalloc(&out, n * 8));
   BENCH_CUDA(cudaMalloc(&kout, n * kb));
@@ -137,7 +108,7 @@ static void bench_pair(gcol_type_t kt, gcol_type_t vt, const char *label, size_t
 static void bench_apply(size_t n) {
   size_t d = n / 8;
   uint64_t *h = malloc(n * 8);
-  void *pool = device_keys(d, 8, 5000);
+  void *pool = bench_unique_keys(d, 8, 5000);
   uint64_t *hp = malloc(d * 8);
   BENCH_CUDA(cudaMemcpy(hp, pool, d * 8, cudaMemcpyDeviceToHost));
   uint64_t x = 88172645463325252ULL;
@@ -166,7 +137,7 @@ static void bench_apply(size_t n) {
 /* The probing tile by measurement: insert and find at both loads. */
 static void sweep_tiles(gcol_type_t kt, const char *label, size_t n) {
   size_t kb = gcol_type_size(kt);
-  void *keys = device_keys(n, kb, 1000), *misses = device_keys(n, kb, 1000 + 2 * n), *out = NULL;
+  void *keys = bench_unique_keys(n, kb, 1000), *misses = bench_unique_keys(n, kb, 1000 + 2 * n), *out = NULL;
   BENCH_CUDA(cudaMalloc(&out, n * 8));
   const double loads[2] = {0.5, 0.8};
   const int tiles[4] = {1, 2, 4, 8};

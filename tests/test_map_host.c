@@ -49,7 +49,7 @@ TEST(map_config_rejects_bad_configs) {
   BAD(max_load_factor, 0.0);
   BAD(max_load_factor, 1.01);
   BAD(max_load_factor, -0.5);
-  BAD(growable, 1);
+  BAD(growable, 2);
   BAD(erased_key, good.empty_key);
 #undef BAD
   c = gcol_map_config_default(GCOL_U32, GCOL_U32);

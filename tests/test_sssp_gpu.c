@@ -121,9 +121,10 @@ TEST(sssp_gpu_1_and_10000_sources) {
 }
 
 /* Overflows of a small heap are absorbed by refilling it from the distances
- * (no restart): over a range of heap sizes every table matches the CPU, and
- * at some size overflows happened and were all absorbed (refills > 0, no
- * fallback). With and without targets (the refill recounts settled targets). */
+ * (no restart). One source per call, so the hooks count that source alone:
+ * over a range of heap sizes every row matches the CPU, and for some source
+ * and size the heap was refilled and the source finished without falling
+ * back. With and without targets (the refill recounts settled targets). */
 TEST(sssp_gpu_heap_refill_absorbs_overflow) {
   REQUIRE_GPU();
   tu_rng_t r = {test_seed() ^ 0x5e5e};
@@ -135,18 +136,19 @@ TEST(sssp_gpu_heap_refill_absorbs_overflow) {
   gcol_graph_t *g = NULL;
   CHECK_OK(gcol_graph_create_grid3d(&g, nx, ny, nz, dc, 26, 0));
   uint32_t *hooks = tu_poisoned(8), counts[2] = {0, 0};
-  uint32_t *src = random_ids(32, n, &r), *tgt = random_ids(200, n, &r);
+  uint32_t *src = random_ids(12, n, &r), *tgt = random_ids(200, n, &r);
   gcol_detail_sssp_hooks.d_fallback_sources = hooks;
   gcol_detail_sssp_hooks.d_refills = hooks + 1;
   int ok = 1, absorbed = 0;
-  const uint32_t sizes[] = {40, 60, 90, 130, 200, 300};
+  const uint32_t sizes[] = {20, 30, 45, 70, 100, 150};
   for (size_t i = 0; i < sizeof sizes / sizeof *sizes && ok; ++i) {
     gcol_detail_sssp_hooks.heap_nodes = sizes[i];
-    for (int with_targets = 0; with_targets < 2 && ok; ++with_targets) {
-      ok = check_table(&h, g, src, 32, with_targets ? tgt : NULL, with_targets ? 200 : 0) &&
-           tu_to_host(counts, hooks, 8) == 0;
-      if (counts[1] > 0 && counts[0] == 0) absorbed = 1;
-    }
+    for (size_t k = 0; k < 12 && ok; ++k)
+      for (int with_targets = 0; with_targets < 2 && ok; ++with_targets) {
+        ok = check_table(&h, g, src + k, 1, with_targets ? tgt : NULL, with_targets ? 200 : 0) &&
+             tu_to_host(counts, hooks, 8) == 0;
+        if (counts[1] > 0 && counts[0] == 0) absorbed = 1;
+      }
   }
   gcol_detail_sssp_hooks.heap_nodes = 0;
   gcol_detail_sssp_hooks.d_fallback_sources = NULL;

@@ -71,8 +71,11 @@ typedef struct gcol_map gcol_map_t;
  * an arena). alloc returns NULL when it cannot give `bytes` (the container then
  * reports GCOL_ERROR_OUT_OF_MEMORY and stays as it was); memory may be used on
  * stream s as soon as alloc returns. free gets back the same pointer and size,
- * stream-ordered on s. All three fields NULL (the default): cudaMallocAsync /
- * cudaFreeAsync on the call's stream. */
+ * stream-ordered on s. Memory must be aligned to 16 bytes at least (the
+ * kernels use 16-byte loads; cudaMallocAsync gives 256). All three fields NULL
+ * (the default): cudaMallocAsync / cudaFreeAsync on the call's stream. alloc
+ * and free are set together or not at all (else GCOL_ERROR_INVALID_ARGUMENT). A map makes every device
+ * allocation through it: its table, its state and the new table of a growth. */
 typedef struct {
   void *(*alloc)(void *ctx, size_t bytes, cudaStream_t s);
   void (*free)(void *ctx, void *ptr, size_t bytes, cudaStream_t s);
@@ -84,11 +87,15 @@ typedef struct {
   gcol_type_t value_type;  /* any gcol_type_t */
   size_t capacity;         /* lower bound on slots (>= 1); rounded up to a whole,
                               prime number of buckets. gcol_map_capacity tells. */
-  double max_load_factor;  /* in (0, 1]. A fixed map accepts keys up to 100% of
-                              its slots whatever this says; values past 1.0 are
-                              refused. Default 0.8. */
-  int growable;            /* 0: fixed capacity. 1: grows (not yet supported:
-                              GCOL_ERROR_INVALID_ARGUMENT). */
+  double max_load_factor;  /* Fixed map: in (0, 1]; it accepts keys up to 100%
+                              of its slots whatever this says. Growable map: in
+                              [0.1, 0.95]; it grows before an insert would take
+                              it past this share of its slots (tombstones
+                              count). Others: GCOL_ERROR_INVALID_ARGUMENT.
+                              Default 0.8. */
+  int growable;            /* 0: fixed capacity. 1: grows as keys arrive (see
+                              "Growth" below); capacity is then the initial
+                              size. */
   uint64_t empty_key;      /* sentinel of a never-used slot. Default: all ones of
                               the key width (0xFFFFFFFF for 32-bit keys). */
   uint64_t erased_key;     /* sentinel of an erased slot (tombstone). Default: all
@@ -104,12 +111,33 @@ typedef struct {
 gcol_map_config_t gcol_map_config_default(gcol_type_t key, gcol_type_t value);
 
 /* Create a map; *map is set to NULL on failure. The slots are allocated with
- * cudaMallocAsync and initialized on stream s (no host synchronization). */
+ * cfg->allocator (cudaMallocAsync by default) and initialized on stream s (no
+ * host synchronization). */
 gcol_status_t gcol_map_create(gcol_map_t **map, const gcol_map_config_t *cfg, cudaStream_t s);
 
 /* Free the map. Frees on the stream of the last call made on the map, so
  * pending work finishes first. NULL is a no-op. */
 void gcol_map_destroy(gcol_map_t *map);
+
+/* Growth (growable maps). Before an insert-type call (insert,
+ * insert_or_assign, insert_and_find, insert_or_apply) of n inputs, the map
+ * makes sure its non-empty slots (live keys and tombstones) plus n stay within
+ * max_load_factor * slots, counting every input as possibly new. The host
+ * keeps an upper bound of the non-empty slots (the exact count of the last
+ * check plus n of every insert-type call since); while bound + n fits, the
+ * call does not synchronize. Otherwise the call synchronizes s once, right
+ * there, to read the exact counts, and if the batch does not fit it rebuilds
+ * the table before inserting: into at least twice the slots and enough for
+ * live keys + n, or at the same size when tombstones are most of the load.
+ * The rebuild moves every pair and drops the tombstones; old and new table
+ * exist together meanwhile (1.5x the new table when doubling). So near the
+ * limit, batches of repeated keys may synchronize on every call. Besides
+ * these calls only gcol_map_reserve grows a map (without synchronizing);
+ * capacity never shrinks (clear keeps it); a growable map never reports
+ * GCOL_ERROR_FULL.
+ * On GCOL_ERROR_OUT_OF_MEMORY (the allocator failed, or no table of the
+ * needed size can be addressed: 2^31 buckets) the call did nothing: the map
+ * holds exactly the pairs it held and answers every call. */
 
 /* Insert n pairs; a key already present keeps its value (the first wins).
  * Duplicates inside one batch: exactly one is stored. d_num_inserted (device,
@@ -167,7 +195,10 @@ gcol_status_t gcol_map_capacity(const gcol_map_t *m, size_t *h_capacity_out);
 gcol_status_t gcol_map_clear(gcol_map_t *m, cudaStream_t s);
 
 /* Make room for capacity keys. A fixed map only checks: GCOL_SUCCESS if it
- * already has that many slots, else GCOL_ERROR_FULL. */
+ * already has that many slots, else GCOL_ERROR_FULL. A growable map whose
+ * max_load_factor * slots is below capacity rebuilds into enough slots
+ * (asynchronous; GCOL_ERROR_OUT_OF_MEMORY as for growth); inserts then do
+ * not grow it while its non-empty slots plus their n stay within capacity. */
 gcol_status_t gcol_map_reserve(gcol_map_t *m, size_t capacity, cudaStream_t s);
 
 /* Synchronizes s; returns and clears the latched device-side error
@@ -345,6 +376,112 @@ void gcol_graph_destroy(gcol_graph_t *g);
 gcol_status_t gcol_sssp_many_to_many(const gcol_graph_t *g, const uint32_t *d_sources, size_t num_sources,
                                      const uint32_t *d_targets, size_t num_targets, float *d_dist,
                                      cudaStream_t s);
+
+/* ------------------------------------------------------------------------ */
+/* Multimap (duplicate keys)                                                */
+/* ------------------------------------------------------------------------ */
+/* Every inserted pair is kept, duplicates of a key included. Two engines
+ * behind one API:
+ *  - GCOL_MULTIMAP_OPEN (the default, fastest): open addressing laid out as
+ *    the hash map (same hashing, buckets probed by a tile, pairs packed in 8-
+ *    or 16-byte slots); a key's copies lie along its probe sequence and a
+ *    query reads up to the first bucket with an empty slot. capacity = slots.
+ *  - GCOL_MULTIMAP_CHAINED / GCOL_MULTIMAP_CHAINED_LOCKFREE: bucket heads and
+ *    a node pool (capacity = nodes, so at most capacity pairs). CHAINED links
+ *    a node in under a per-bucket spin lock (include/gcol/device/lock.cuh):
+ *    the reference design. CHAINED_LOCKFREE links it with one atomic
+ *    exchange on the bucket's head. Both store the same pairs.
+ * Keys, sentinels and errors behave as the map's: a key equal to empty_key
+ * or erased_key is skipped and latches GCOL_ERROR_RESERVED_KEY; a pair that
+ * finds no room is skipped and latches GCOL_ERROR_FULL (the others are
+ * stored); latched errors are returned by _size, _retrieve_all, _status.
+ * max_load_factor is checked as for maps and otherwise unused; growable
+ * multimaps are refused (GCOL_ERROR_INVALID_ARGUMENT). Every device
+ * allocation goes through map.allocator (zeroed: cudaMallocAsync on the
+ * call's stream); destroy frees on the stream of the last call. */
+typedef struct gcol_multimap gcol_multimap_t;
+
+typedef enum {
+  GCOL_MULTIMAP_OPEN = 0,
+  GCOL_MULTIMAP_CHAINED = 1,
+  GCOL_MULTIMAP_CHAINED_LOCKFREE = 2
+} gcol_multimap_engine_t;
+
+/* The map's config plus what only multimaps have. (A separate struct, so
+ * that gcol_map_config_t stays the maps' own.) */
+typedef struct {
+  gcol_map_config_t map;         /* types, capacity, sentinels, seed, allocator */
+  gcol_multimap_engine_t engine;
+  size_t num_buckets;            /* chained engines: bucket heads (< 2^32);
+                                    0 (default) = 2 * capacity, i.e. load 0.5.
+                                    Must be 0 for GCOL_MULTIMAP_OPEN. */
+} gcol_multimap_config_t;
+
+/* gcol_map_config_default(key, value) with this engine and num_buckets 0. */
+gcol_multimap_config_t gcol_multimap_config_default(gcol_type_t key, gcol_type_t value,
+                                                    gcol_multimap_engine_t engine);
+
+/* Create an empty multimap; *mm is NULL on failure. Chained engines need
+ * capacity < 2^32 - 1 (32-bit node links). Asynchronous on s. */
+gcol_status_t gcol_multimap_create(gcol_multimap_t **mm, const gcol_multimap_config_t *cfg, cudaStream_t s);
+
+/* Free; on the stream of the last call. NULL is a no-op. */
+void gcol_multimap_destroy(gcol_multimap_t *mm);
+
+/* Insert n pairs, every one kept. d_num_inserted (device, may be NULL)
+ * receives how many this call stored (set to 0 first, also for n == 0). */
+gcol_status_t gcol_multimap_insert(gcol_multimap_t *mm, const void *d_keys, const void *d_values, size_t n,
+                                   size_t *d_num_inserted, cudaStream_t s);
+
+/* Count stored pairs per query key: d_counts[i] (device, n size_t, may be
+ * NULL) = pairs with key d_keys[i]; *d_total (device, one size_t, may be
+ * NULL) = the sum over the batch (0 for n == 0), which is exactly the output
+ * size gcol_multimap_retrieve needs for the same batch. Sentinel queries
+ * count 0 and latch GCOL_ERROR_RESERVED_KEY. */
+gcol_status_t gcol_multimap_count(const gcol_multimap_t *mm, const void *d_keys, size_t n, size_t *d_counts,
+                                  size_t *d_total, cudaStream_t s);
+
+/* Every stored pair whose key equals one of d_keys[0..n), each tagged with
+ * the index i of its query (a query key repeated in the batch gets its
+ * matches once per occurrence): an inner hash join. Output in unspecified
+ * order. Two-phase as the device-scope primitives below: d_temp NULL writes
+ * only *temp_bytes (>= 1; no device work, but mm must be valid).
+ *   d_temp, temp_bytes  temp storage
+ *   mm, d_keys, n       the multimap and the queries
+ *   d_keys_out          device, out_capacity keys, or NULL (the key of
+ *                       match j is d_keys[d_query_out[j]])
+ *   d_values_out        device, out_capacity values
+ *   d_query_out         device, out_capacity size_t: the query index
+ *   out_capacity        matches the outputs have room for
+ *   d_total             device, one size_t: the number of matches (all of
+ *                       them, also when that exceeds out_capacity)
+ * A sentinel query key matches nothing and latches GCOL_ERROR_RESERVED_KEY.
+ * Room too small (*d_total > out_capacity): out_capacity of the matches
+ * (which ones is unspecified) are written, nothing past out_capacity, and no
+ * error is latched: compare *d_total with out_capacity. Call
+ * gcol_multimap_count first to size the outputs exactly. */
+gcol_status_t gcol_multimap_retrieve(void *d_temp, size_t *temp_bytes, const gcol_multimap_t *mm,
+                                     const void *d_keys, size_t n, void *d_keys_out, void *d_values_out,
+                                     size_t *d_query_out, size_t out_capacity, size_t *d_total, cudaStream_t s);
+
+/* Every stored pair, in unspecified order, to d_keys_out and d_values_out
+ * (room for gcol_multimap_size() each); *h_count_out = pairs written.
+ * Synchronizes; returns a latched error after writing. */
+gcol_status_t gcol_multimap_retrieve_all(const gcol_multimap_t *mm, void *d_keys_out, void *d_values_out,
+                                         size_t *h_count_out, cudaStream_t s);
+
+/* Stored pairs. Synchronizes; returns a latched error after writing. */
+gcol_status_t gcol_multimap_size(const gcol_multimap_t *mm, size_t *h_size_out, cudaStream_t s);
+
+/* Pairs the multimap can hold at most (slots or pool nodes; host-side). */
+gcol_status_t gcol_multimap_capacity(const gcol_multimap_t *mm, size_t *h_capacity_out);
+
+/* Remove every pair and clear latched errors; asynchronous. */
+gcol_status_t gcol_multimap_clear(gcol_multimap_t *mm, cudaStream_t s);
+
+/* Synchronizes s; returns and clears the latched error (FULL before
+ * RESERVED_KEY), or GCOL_SUCCESS. */
+gcol_status_t gcol_multimap_status(gcol_multimap_t *mm, cudaStream_t s);
 
 #ifdef __cplusplus
 }

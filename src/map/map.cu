@@ -2,55 +2,32 @@
 #include <stdlib.h>
 #include "core/common.h"
 #include "core/nvtx_scope.h"
-#include "map_internal.h"
-#include "map_ops.h"
+#include "map_object.h"
 #include "map_policy.h"
 
-using gcol::detail::launch_cfg;
-using gcol::detail::map_ops;
 using gcol::detail::map_state;
 using gcol::detail::nvtx_scope;
-using gcol::detail::table_ref;
 using gcol::detail::upsert_args;
+using gcol::detail::with_ops;
 
 static_assert(sizeof(size_t) == sizeof(unsigned long long), "device counters are written as size_t");
 
-struct gcol_map {
-  gcol_map_config_t cfg;
-  int kb, vb;           /* key and value widths in bytes */
-  table_ref t;          /* what the kernels see */
-  launch_cfg l;         /* tile, block size, SM count */
-  size_t num_slots;
-  cudaStream_t last;    /* stream of the last call: destroy frees on it */
-};
-
 namespace {
-
-/* Call f with the map_ops instance of the map's key and value widths. */
-template <class F>
-cudaError_t with_ops(const gcol_map *m, F f) {
-  if (m->kb == 4) return m->vb == 4 ? f(map_ops<4, 4>()) : f(map_ops<4, 8>());
-  return m->vb == 4 ? f(map_ops<8, 4>()) : f(map_ops<8, 8>());
-}
 
 size_t chunk_count(const gcol_map *m) { return (size_t)m->t.num_buckets * m->l.tile; }
 
-/* Allocate and fill the slots for the map's current tile; on failure the map
- * keeps whatever it had. */
+/* A fresh, empty table of cfg.capacity slots for the map's current tile; on
+ * failure the map keeps whatever it had. */
 gcol_status_t alloc_slots(gcol_map *m, cudaStream_t s) {
-  size_t per_bucket = gcol_map_bucket_slots(m->l.tile, m->kb, m->vb);
-  size_t want = (m->cfg.capacity + per_bucket - 1) / per_bucket;
-  if (want < 2) want = 2;
-  uint32_t nb = want < 0x7fffffffULL ? gcol_next_prime((uint32_t)want) : 0;
+  uint32_t nb = gcol::detail::table_buckets(m, m->cfg.capacity);
   if (nb == 0) return GCOL_ERROR_INVALID_ARGUMENT;
-  void *slots = NULL;
-  GCOL_CUDA_TRY(cudaMallocAsync(&slots, (size_t)nb * m->l.tile * 16, s));
-  if (m->t.slots) cudaFreeAsync(m->t.slots, s);
-  m->t.slots = slots;
-  m->t.num_buckets = nb;
-  m->num_slots = (size_t)nb * per_bucket;
-  m->t.capacity = m->num_slots;
-  return gcol_map_clear(m, s);
+  gcol::detail::table_t nt;
+  GCOL_TRY(gcol::detail::table_create(m, nb, s, &nt));
+  GCOL_TRY(gcol::detail::table_install(m, nt, s));
+  m->used_bound = 0;
+  m->may_have_tombstones = 0;
+  GCOL_CUDA_TRY(cudaMemsetAsync(m->t.state, 0, sizeof(map_state), s));
+  return GCOL_SUCCESS;
 }
 
 /* Copy the device state to the host (synchronizes s). */
@@ -72,6 +49,7 @@ gcol_status_t upsert(gcol_map_t *m, const void *keys, const void *values, size_t
   m->last = s;
   if (d_count) GCOL_CUDA_TRY(cudaMemsetAsync(d_count, 0, sizeof *d_count, s));
   if (n == 0) return GCOL_SUCCESS;
+  GCOL_TRY(gcol::detail::map_make_room(m, n, s));
   return gcol_from_cuda(with_ops(m, [&](auto ops) {
     return ops.upsert(m->l, m->t, keys, values, n, a, values_out, inserted_out,
                       reinterpret_cast<unsigned long long *>(d_count), s);
@@ -106,8 +84,10 @@ gcol_status_t gcol_map_create(gcol_map_t **map, const gcol_map_config_t *cfg, cu
   m->l.num_sms = dev.num_sms;
   m->last = s;
 
-  cudaError_t e = cudaMallocAsync((void **)&m->t.state, sizeof(map_state), s);
-  gcol_status_t st = e == cudaSuccess ? alloc_slots(m, s) : gcol_from_cuda(e);
+  void *state = NULL;
+  gcol_status_t st = gcol::detail::map_alloc(m, &state, sizeof(map_state), s);
+  m->t.state = (map_state *)state;
+  if (st == GCOL_SUCCESS) st = alloc_slots(m, s);
   if (st != GCOL_SUCCESS) {
     gcol_map_destroy(m);
     return st;
@@ -118,8 +98,9 @@ gcol_status_t gcol_map_create(gcol_map_t **map, const gcol_map_config_t *cfg, cu
 
 void gcol_map_destroy(gcol_map_t *m) {
   if (!m) return;
-  if (m->t.slots) cudaFreeAsync(m->t.slots, m->last);
-  if (m->t.state) cudaFreeAsync(m->t.state, m->last);
+  /* nothing to report to: a failed free leaks */
+  (void)gcol::detail::map_free(m, m->t.slots, m->table_bytes, m->last);
+  (void)gcol::detail::map_free(m, m->t.state, sizeof(map_state), m->last);
   free(m);
 }
 
@@ -182,6 +163,7 @@ gcol_status_t gcol_map_erase(gcol_map_t *m, const void *d_keys, size_t n, size_t
   m->last = s;
   if (d_num_erased) GCOL_CUDA_TRY(cudaMemsetAsync(d_num_erased, 0, sizeof *d_num_erased, s));
   if (n == 0) return GCOL_SUCCESS;
+  m->may_have_tombstones = 1;
   return gcol_from_cuda(with_ops(m, [&](auto ops) {
     return ops.erase(m->l, m->t, d_keys, n, reinterpret_cast<unsigned long long *>(d_num_erased), s);
   }));
@@ -221,14 +203,18 @@ gcol_status_t gcol_map_clear(gcol_map_t *m, cudaStream_t s) {
   if (!m) return GCOL_ERROR_INVALID_ARGUMENT;
   nvtx_scope r("gcol_map_clear");
   m->last = s;
+  m->used_bound = 0;
+  m->may_have_tombstones = 0;
   GCOL_CUDA_TRY(cudaMemsetAsync(m->t.state, 0, sizeof(map_state), s));
   return gcol_from_cuda(with_ops(m, [&](auto ops) { return ops.fill(m->l, m->t, m->num_slots, s); }));
 }
 
 gcol_status_t gcol_map_reserve(gcol_map_t *m, size_t capacity, cudaStream_t s) {
-  (void)s;
   if (!m) return GCOL_ERROR_INVALID_ARGUMENT;
-  return capacity <= m->num_slots ? GCOL_SUCCESS : GCOL_ERROR_FULL;
+  if (!m->cfg.growable) return capacity <= m->num_slots ? GCOL_SUCCESS : GCOL_ERROR_FULL;
+  nvtx_scope r("gcol_map_reserve");
+  m->last = s;
+  return gcol::detail::map_reserve_growable(m, capacity, s);
 }
 
 gcol_status_t gcol_map_status(gcol_map_t *m, cudaStream_t s) {

@@ -31,7 +31,12 @@ gcol_status_t gcol_map_config_check(const gcol_map_config_t *cfg) {
   size_t kb = gcol_type_size(cfg->key_type), vb = gcol_type_size(cfg->value_type);
   if (cfg->capacity == 0 || !(cfg->max_load_factor > 0.0 && cfg->max_load_factor <= 1.0))
     return GCOL_ERROR_INVALID_ARGUMENT;
-  if (cfg->growable) return GCOL_ERROR_INVALID_ARGUMENT; /* growable maps: not built yet */
+  if (cfg->growable != 0 && cfg->growable != 1) return GCOL_ERROR_INVALID_ARGUMENT;
+  /* a growable map probes at most this full: past 0.95 misses get long, below
+     0.1 the table is mostly air */
+  if (cfg->growable && !(cfg->max_load_factor >= GCOL_MAP_MIN_GROW_LOAD && cfg->max_load_factor <= GCOL_MAP_MAX_GROW_LOAD))
+    return GCOL_ERROR_INVALID_ARGUMENT;
+  if ((cfg->allocator.alloc == NULL) != (cfg->allocator.free == NULL)) return GCOL_ERROR_INVALID_ARGUMENT;
   if (cfg->empty_key > all_ones(kb) || cfg->erased_key > all_ones(kb) || cfg->empty_value > all_ones(vb))
     return GCOL_ERROR_INVALID_ARGUMENT;
   if (cfg->empty_key == cfg->erased_key) return GCOL_ERROR_INVALID_ARGUMENT;
@@ -54,4 +59,24 @@ uint32_t gcol_next_prime(uint32_t x) {
   for (uint64_t p = x < 2 ? 2 : x; p < 0x7fffffffULL + 1; ++p)
     if (is_prime((uint32_t)p)) return (uint32_t)p;
   return 0;
+}
+
+size_t gcol_map_load_limit(size_t num_slots, double max_load_factor) {
+  return (size_t)(max_load_factor * (double)num_slots);
+}
+
+size_t gcol_map_growth_target(size_t num_slots, double max_load_factor, size_t used, size_t live, size_t n) {
+  size_t limit = gcol_map_load_limit(num_slots, max_load_factor);
+  if (used <= limit && n <= limit - used) return 0;
+  if (live > SIZE_MAX - n) return SIZE_MAX;
+  size_t need = live + n;
+  /* Mostly tombstones: purge them at the same size. Half the limit leaves
+     room for as many keys again, so purges stay rare (amortized O(1)). */
+  if (need <= limit / 2) return num_slots;
+  double want = (double)need / max_load_factor + 1.0, twice = 2.0 * (double)num_slots;
+  if (want < twice) want = twice;
+  if (want >= 0x1p62) return SIZE_MAX;
+  size_t slots = (size_t)want;
+  while (gcol_map_load_limit(slots, max_load_factor) < need) ++slots; /* rounding of the product */
+  return slots;
 }

@@ -22,6 +22,22 @@ uint32_t gcol_next_prime(uint32_t x);
 /* Validate a config (host-side); GCOL_SUCCESS or GCOL_ERROR_INVALID_ARGUMENT. */
 gcol_status_t gcol_map_config_check(const gcol_map_config_t *cfg);
 
+/* The max_load_factor range of growable maps. */
+#define GCOL_MAP_MIN_GROW_LOAD 0.1
+#define GCOL_MAP_MAX_GROW_LOAD 0.95
+
+/* Keys a growable map of num_slots slots holds before it grows:
+ * floor(max_load_factor * num_slots). */
+size_t gcol_map_load_limit(size_t num_slots, double max_load_factor);
+
+/* Growth sizing of a growable map (pure host arithmetic). used: non-empty
+ * slots (live keys + tombstones); live: live keys; n: keys about to be
+ * inserted. Returns 0 when used + n fits under the load limit, else the slot
+ * count to rebuild the table with: num_slots itself when tombstones are
+ * most of the excess (live + n <= limit / 2), else at least twice num_slots
+ * and enough for live + n at max_load_factor. SIZE_MAX when no size_t fits. */
+size_t gcol_map_growth_target(size_t num_slots, double max_load_factor, size_t used, size_t live, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -79,6 +79,25 @@ cudaError_t map_ops<KB, VB>::fill(const launch_cfg &l, const table_ref &t, size_
 }
 
 template <int KB, int VB>
+cudaError_t map_ops<KB, VB>::rehash(const launch_cfg &l, const table_ref &from, const table_ref &to,
+                                    cudaStream_t s) {
+  size_t n = (size_t)from.num_buckets * l.tile;
+  return with_tile(l.tile, [&](auto tc) {
+    constexpr int T = decltype(tc)::value;
+    auto k = rehash_kernel<T, KB, VB>;
+    k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(from, to, n);
+  });
+}
+
+template <int KB, int VB>
+cudaError_t map_ops<KB, VB>::count_used(const launch_cfg &l, const table_ref &t, cudaStream_t s) {
+  size_t n = (size_t)t.num_buckets * l.tile;
+  auto k = count_used_kernel<(KB == 4 && VB == 4) ? 8 : 16>;
+  k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(t, n);
+  return cudaGetLastError();
+}
+
+template <int KB, int VB>
 cudaError_t map_ops<KB, VB>::retrieve(const launch_cfg &l, const table_ref &t, size_t num_chunks,
                                       void *keys_out, void *values_out, cudaStream_t s) {
   auto k = retrieve_kernel<KB, VB>;

@@ -1,0 +1,95 @@
+/* Growth of a growable map.
+ *
+ * Why one table, rebuilt larger: a lookup then probes exactly one table with
+ * the fixed map's kernels, so find, contains and retrieve_all keep fixed-map
+ * speed, and erased slots are purged on the way. The alternative, a chain of
+ * tables that finds would walk (old tables kept, new keys in the newest),
+ * makes every miss probe every table and keeps tombstones forever. Rebuilding
+ * costs one pass over the old table per doubling (amortized O(1) per key),
+ * and its claims mostly hit L2 (see rehash_kernel). Peak memory is old + new
+ * table, 1.5x the new one when doubling. Measured figures: bench/RESULTS.md.
+ *
+ * When: the host keeps an upper bound of the non-empty slots (the last exact
+ * count plus n of every insert-type call since). Only when bound + n would
+ * pass max_load_factor * slots does a call read the exact counts (one
+ * synchronization) and, if the batch does not fit, rebuild with the size
+ * gcol_map_growth_target picks. Tombstones count as used, so erase-heavy
+ * workloads get rebuilt (purged) instead of probing ever longer. */
+#include "core/nvtx_scope.h"
+#include "map_object.h"
+
+namespace gcol {
+namespace detail {
+namespace {
+
+/* Exact live keys and non-empty slots (synchronizes s). */
+gcol_status_t read_counts(const gcol_map *m, size_t *live, size_t *used, cudaStream_t s) {
+  if (m->may_have_tombstones) {
+    GCOL_CUDA_TRY(cudaMemsetAsync(&m->t.state->scratch, 0, sizeof m->t.state->scratch, s));
+    GCOL_CUDA_TRY(with_ops(m, [&](auto ops) { return ops.count_used(m->l, m->t, s); }));
+  }
+  map_state h;
+  GCOL_CUDA_TRY(cudaMemcpyAsync(&h, m->t.state, sizeof h, cudaMemcpyDeviceToHost, s));
+  GCOL_CUDA_TRY(cudaStreamSynchronize(s));
+  *live = (size_t)h.size;
+  *used = m->may_have_tombstones ? (size_t)h.scratch : *live;
+  return GCOL_SUCCESS;
+}
+
+/* Rebuild the table with at least `capacity` slots, moving every live pair
+ * (skipped when the caller knows the map is empty). Every allocation comes
+ * first: when one fails the old table is untouched. */
+gcol_status_t rebuild(gcol_map *m, size_t capacity, bool empty, cudaStream_t s) {
+  nvtx_scope r("gcol_map_grow");
+  uint32_t nb = table_buckets(m, capacity);
+  if (nb == 0) return GCOL_ERROR_OUT_OF_MEMORY; /* more buckets than the probe sequence addresses */
+  table_t nt;
+  GCOL_TRY(table_create(m, nb, s, &nt));
+  if (!empty) {
+    table_ref to = m->t;
+    to.slots = nt.slots;
+    to.num_buckets = nt.num_buckets;
+    to.capacity = nt.num_slots;
+    cudaError_t e = cudaMemsetAsync(&m->t.state->size, 0, sizeof m->t.state->size, s);
+    if (e == cudaSuccess) e = with_ops(m, [&](auto ops) { return ops.rehash(m->l, m->t, to, s); });
+    if (e != cudaSuccess) {
+      (void)map_free(m, nt.slots, nt.bytes, s);
+      return gcol_from_cuda(e);
+    }
+  }
+  m->may_have_tombstones = 0;
+  return table_install(m, nt, s);
+}
+
+}  // namespace
+
+gcol_status_t map_make_room(gcol_map *m, size_t n, cudaStream_t s) {
+  if (!m->cfg.growable) return GCOL_SUCCESS;
+  size_t limit = gcol_map_load_limit(m->num_slots, m->cfg.max_load_factor);
+  if (m->used_bound <= limit && n <= limit - m->used_bound) {
+    m->used_bound += n;
+    return GCOL_SUCCESS;
+  }
+  size_t live = 0, used = 0;
+  GCOL_TRY(read_counts(m, &live, &used, s));
+  m->used_bound = used;
+  size_t target = gcol_map_growth_target(m->num_slots, m->cfg.max_load_factor, used, live, n);
+  if (target == SIZE_MAX) return GCOL_ERROR_OUT_OF_MEMORY;
+  if (target) {
+    GCOL_TRY(rebuild(m, target, live == 0, s));
+    used = live;
+  }
+  m->used_bound = used + n;
+  return GCOL_SUCCESS;
+}
+
+gcol_status_t map_reserve_growable(gcol_map *m, size_t keys, cudaStream_t s) {
+  if (keys <= gcol_map_load_limit(m->num_slots, m->cfg.max_load_factor)) return GCOL_SUCCESS;
+  size_t slots = gcol_map_growth_target(0, m->cfg.max_load_factor, 0, 0, keys);
+  if (slots == SIZE_MAX) return GCOL_ERROR_OUT_OF_MEMORY;
+  /* live keys <= used_bound, which stays a bound after the rebuild */
+  return rebuild(m, slots, m->used_bound == 0, s);
+}
+
+}  // namespace detail
+}  // namespace gcol

@@ -1,0 +1,67 @@
+/* Device memory of a map: the allocator hook, and building and swapping tables. */
+#include "map_object.h"
+
+namespace gcol {
+namespace detail {
+
+gcol_status_t map_alloc(const gcol_map *m, void **p, size_t bytes, cudaStream_t s) {
+  const gcol_allocator_t &a = m->cfg.allocator;
+  *p = NULL;
+  if (a.alloc) {
+    *p = a.alloc(a.ctx, bytes, s);
+    return *p ? GCOL_SUCCESS : GCOL_ERROR_OUT_OF_MEMORY;
+  }
+  cudaError_t e = cudaMallocAsync(p, bytes, s);
+  if (e == cudaSuccess) return GCOL_SUCCESS;
+  *p = NULL;
+  /* an allocation failure is not sticky: clear it so the next launch check
+     does not report it again */
+  (void)cudaGetLastError();
+  return gcol_from_cuda(e);
+}
+
+cudaError_t map_free(const gcol_map *m, void *p, size_t bytes, cudaStream_t s) {
+  const gcol_allocator_t &a = m->cfg.allocator;
+  if (!p) return cudaSuccess;
+  if (a.free) {
+    a.free(a.ctx, p, bytes, s);
+    return cudaSuccess;
+  }
+  return cudaFreeAsync(p, s);
+}
+
+uint32_t table_buckets(const gcol_map *m, size_t capacity) {
+  size_t per_bucket = gcol_map_bucket_slots(m->l.tile, m->kb, m->vb);
+  size_t want = capacity / per_bucket + (capacity % per_bucket != 0);
+  if (want < 2) want = 2;
+  return want < 0x7fffffffULL ? gcol_next_prime((uint32_t)want) : 0;
+}
+
+gcol_status_t table_create(const gcol_map *m, uint32_t nb, cudaStream_t s, table_t *out) {
+  table_t nt = {NULL, nb, (size_t)nb * gcol_map_bucket_slots(m->l.tile, m->kb, m->vb), (size_t)nb * m->l.tile * 16};
+  GCOL_TRY(map_alloc(m, &nt.slots, nt.bytes, s));
+  table_ref r = m->t;
+  r.slots = nt.slots;
+  cudaError_t e = with_ops(m, [&](auto ops) { return ops.fill(m->l, r, nt.num_slots, s); });
+  if (e != cudaSuccess) {
+    (void)map_free(m, nt.slots, nt.bytes, s);
+    return gcol_from_cuda(e);
+  }
+  *out = nt;
+  return GCOL_SUCCESS;
+}
+
+gcol_status_t table_install(gcol_map *m, const table_t &nt, cudaStream_t s) {
+  void *old = m->t.slots;
+  size_t old_bytes = m->table_bytes;
+  m->t.slots = nt.slots;
+  m->t.num_buckets = nt.num_buckets;
+  m->t.capacity = nt.num_slots;
+  m->num_slots = nt.num_slots;
+  m->table_bytes = nt.bytes;
+  /* the map is whole already; a failed free only leaks the old table */
+  return gcol_from_cuda(map_free(m, old, old_bytes, s));
+}
+
+}  // namespace detail
+}  // namespace gcol

@@ -1,0 +1,48 @@
+/* Host-side multimap logic that needs no GPU: config defaults and checks,
+ * and the sizes of every device array (the "plan"). */
+#ifndef GCOL_SRC_MULTIMAP_MM_PLAN_H
+#define GCOL_SRC_MULTIMAP_MM_PLAN_H
+
+#include "gcol/gcol.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Probing tiles of the open-addressing engine, fixed at compile time to the
+ * map's measured choice (src/map/map_policy.c: 2 lanes for 8-byte slots, 4
+ * for 16-byte slots) so that each key/value pair instantiates one kernel
+ * per operation. Not yet swept for duplicates: a key's copies fill its
+ * bucket, so a larger tile may pay off; try it by building with
+ * -DGCOL_MM_TILE16=8 in both CFLAGS and NVFLAGS (1, 2, 4, 8 or 16). */
+#ifndef GCOL_MM_TILE8
+#define GCOL_MM_TILE8 2
+#endif
+#ifndef GCOL_MM_TILE16
+#define GCOL_MM_TILE16 4
+#endif
+
+/* The "no node" link of the chained engines. */
+#define GCOL_MM_NIL 0xffffffffu
+
+typedef struct {
+  gcol_multimap_engine_t engine;
+  int kb, vb;              /* key and value widths in bytes */
+  int slot_bytes;          /* 8 (4-byte key and value) or 16 */
+  int tile;                /* open addressing: probing tile */
+  uint32_t num_buckets;    /* open addressing: prime bucket count; chained: heads */
+  size_t capacity;         /* pairs the multimap holds at most */
+  size_t table_bytes;      /* slots (open) or the node pool's pairs (chained), whole 16-byte chunks */
+  size_t next_bytes;       /* chained: 4-byte links, one per node */
+  size_t head_bytes;       /* chained: 4-byte heads, one per bucket */
+  size_t lock_bytes;       /* GCOL_MULTIMAP_CHAINED: 4-byte locks, one per bucket */
+} gcol_mm_plan_t;
+
+/* Check a config and size its arrays; GCOL_SUCCESS or
+ * GCOL_ERROR_INVALID_ARGUMENT (also when an array would not fit in size_t). */
+gcol_status_t gcol_mm_plan(const gcol_multimap_config_t *cfg, gcol_mm_plan_t *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
