@@ -99,3 +99,10 @@ void *bench_unique_keys(size_t n, size_t kb, uint64_t off) {
   free(h);
   return d;
 }
+
+void bench_ok(gcol_status_t s, const char *what) {
+  if (s != GCOL_SUCCESS) {
+    fprintf(stderr, "bench: %s: %s\n", what, gcol_status_string(s));
+    exit(1);
+  }
+}

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cuda_runtime_api.h>
+#include "gcol/gcol.h"
 
 typedef struct {
   char name[256];
@@ -38,5 +39,8 @@ size_t bench_size(const char *env, size_t dflt);
 /* n distinct keys of width kb (4 or 8; never a default sentinel) on the
  * device, from index off of a hashed family (cudaFree them). */
 void *bench_unique_keys(size_t n, size_t kb, uint64_t off);
+
+/* Exit with "bench: what: status" when a gcol call failed. */
+void bench_ok(gcol_status_t s, const char *what);
 
 #endif

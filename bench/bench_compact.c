@@ -28,12 +28,7 @@ static void *d_in, *d_out, *d_temp;
 static uint8_t *d_flags;
 static size_t *d_count, temp_bytes;
 
-static void ok(gcol_status_t s, const char *what) {
-  if (s != GCOL_SUCCESS) {
-    fprintf(stderr, "bench: %s: %s\n", what, gcol_status_string(s));
-    exit(1);
-  }
-}
+static void ok(gcol_status_t s, const char *what) { bench_ok(s, what); }
 
 typedef enum { RUN_ANY, RUN_STABLE, RUN_CUB, RUN_POLICY } run_t;
 

@@ -22,12 +22,7 @@ static bench_gpu_t gpu;
 static bench_timer_t timer;
 static cudaStream_t stream;
 
-static void ok(gcol_status_t s, const char *what) {
-  if (s != GCOL_SUCCESS) {
-    fprintf(stderr, "bench: %s: %s\n", what, gcol_status_string(s));
-    exit(1);
-  }
-}
+static void ok(gcol_status_t s, const char *what) { bench_ok(s, what); }
 
 /* Device bytes the maps hold now and at most, through the allocator hook. */
 typedef struct {

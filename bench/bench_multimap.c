@@ -19,12 +19,7 @@ static bench_gpu_t gpu;
 static bench_timer_t timer;
 static cudaStream_t stream;
 
-static void ok(gcol_status_t s, const char *what) {
-  if (s != GCOL_SUCCESS) {
-    fprintf(stderr, "bench: %s: %s\n", what, gcol_status_string(s));
-    exit(1);
-  }
-}
+static void ok(gcol_status_t s, const char *what) { bench_ok(s, what); }
 
 static uint64_t mix64(uint64_t x) {
   x ^= x >> 33, x *= 0xff51afd7ed558ccdULL, x ^= x >> 33, x *= 0xc4ceb9fe1a85ec53ULL;

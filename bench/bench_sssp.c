@@ -24,12 +24,7 @@ static cudaStream_t stream;
 static bench_timer_t timer;
 static uint32_t *d_fallbacks; /* [0] fallback sources, [1] heap refills */
 
-static void ok(gcol_status_t s, const char *what) {
-  if (s != GCOL_SUCCESS) {
-    fprintf(stderr, "bench: %s: %s\n", what, gcol_status_string(s));
-    exit(1);
-  }
-}
+static void ok(gcol_status_t s, const char *what) { bench_ok(s, what); }
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
 static uint64_t rnd(void) {
