@@ -33,7 +33,7 @@ LIB_CU  += src/sssp/graph.cu src/sssp/sssp.cu src/sssp/heap_replay.cu src/sssp/h
 LIB_C   += src/sssp/sssp_ref.c src/sssp/ref_graphs.c
 LIB_C   += src/compact/compact_api.c src/compact/compact_policy.c
 LIB_CU  += src/compact/select_any.cu src/compact/select_stable.cu src/compact/reduce.cu src/compact/scan.cu
-LIB_C   += src/multimap/mm_plan.c src/multimap/mm_alloc.c
+LIB_C   += src/multimap/mm_plan.c src/core/device_alloc.c
 LIB_CU  += src/multimap/multimap.cu
 PAIRS   := 4_4 4_8 8_4 8_8
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.o) \

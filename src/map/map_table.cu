@@ -1,33 +1,16 @@
 /* Device memory of a map: the allocator hook, and building and swapping tables. */
+#include "core/device_alloc.h"
 #include "map_object.h"
 
 namespace gcol {
 namespace detail {
 
 gcol_status_t map_alloc(const gcol_map *m, void **p, size_t bytes, cudaStream_t s) {
-  const gcol_allocator_t &a = m->cfg.allocator;
-  *p = NULL;
-  if (a.alloc) {
-    *p = a.alloc(a.ctx, bytes, s);
-    return *p ? GCOL_SUCCESS : GCOL_ERROR_OUT_OF_MEMORY;
-  }
-  cudaError_t e = cudaMallocAsync(p, bytes, s);
-  if (e == cudaSuccess) return GCOL_SUCCESS;
-  *p = NULL;
-  /* an allocation failure is not sticky: clear it so the next launch check
-     does not report it again */
-  (void)cudaGetLastError();
-  return gcol_from_cuda(e);
+  return gcol_device_alloc(&m->cfg.allocator, p, bytes, s);
 }
 
 cudaError_t map_free(const gcol_map *m, void *p, size_t bytes, cudaStream_t s) {
-  const gcol_allocator_t &a = m->cfg.allocator;
-  if (!p) return cudaSuccess;
-  if (a.free) {
-    a.free(a.ctx, p, bytes, s);
-    return cudaSuccess;
-  }
-  return cudaFreeAsync(p, s);
+  return gcol_device_free(&m->cfg.allocator, p, bytes, s);
 }
 
 uint32_t table_buckets(const gcol_map *m, size_t capacity) {

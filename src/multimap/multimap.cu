@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <type_traits>
 #include "core/common.h"
+#include "core/device_alloc.h"
 #include "core/nvtx_scope.h"
 #include "map/map_ops.h"
 #include "map/map_policy.h"
-#include "mm_alloc.h"
 #include "mm_ops.h"
 #include "mm_plan.h"
 
@@ -63,14 +63,14 @@ size_t stored(const gcol_multimap *m, const map_state *h) {
 gcol_status_t alloc_all(gcol_multimap *m, cudaStream_t s) {
   const gcol_allocator_t *a = &m->cfg.map.allocator;
   void *state = NULL, *next = NULL, *heads = NULL, *locks = NULL;
-  GCOL_TRY(gcol_mm_alloc(a, &state, sizeof(map_state), s));
+  GCOL_TRY(gcol_device_alloc(a, &state, sizeof(map_state), s));
   m->r.t.state = (map_state *)state;
-  GCOL_TRY(gcol_mm_alloc(a, &m->r.t.slots, m->p.table_bytes, s));
-  GCOL_TRY(gcol_mm_alloc(a, &next, m->p.next_bytes, s));
+  GCOL_TRY(gcol_device_alloc(a, &m->r.t.slots, m->p.table_bytes, s));
+  GCOL_TRY(gcol_device_alloc(a, &next, m->p.next_bytes, s));
   m->r.next = (unsigned *)next;
-  GCOL_TRY(gcol_mm_alloc(a, &heads, m->p.head_bytes, s));
+  GCOL_TRY(gcol_device_alloc(a, &heads, m->p.head_bytes, s));
   m->r.heads = (unsigned *)heads;
-  GCOL_TRY(gcol_mm_alloc(a, &locks, m->p.lock_bytes, s));
+  GCOL_TRY(gcol_device_alloc(a, &locks, m->p.lock_bytes, s));
   m->r.locks = (unsigned *)locks;
   return GCOL_SUCCESS;
 }
@@ -118,11 +118,11 @@ gcol_status_t gcol_multimap_create(gcol_multimap_t **mm, const gcol_multimap_con
 void gcol_multimap_destroy(gcol_multimap_t *m) {
   if (!m) return;
   const gcol_allocator_t *a = &m->cfg.map.allocator;
-  gcol_mm_free(a, m->r.locks, m->p.lock_bytes, m->last);
-  gcol_mm_free(a, m->r.heads, m->p.head_bytes, m->last);
-  gcol_mm_free(a, m->r.next, m->p.next_bytes, m->last);
-  gcol_mm_free(a, m->r.t.slots, m->p.table_bytes, m->last);
-  gcol_mm_free(a, m->r.t.state, sizeof(map_state), m->last);
+  (void)gcol_device_free(a, m->r.locks, m->p.lock_bytes, m->last);
+  (void)gcol_device_free(a, m->r.heads, m->p.head_bytes, m->last);
+  (void)gcol_device_free(a, m->r.next, m->p.next_bytes, m->last);
+  (void)gcol_device_free(a, m->r.t.slots, m->p.table_bytes, m->last);
+  (void)gcol_device_free(a, m->r.t.state, sizeof(map_state), m->last);
   free(m);
 }
 

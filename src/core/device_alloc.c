@@ -1,7 +1,7 @@
-#include "mm_alloc.h"
+#include "core/device_alloc.h"
 #include "core/common.h"
 
-gcol_status_t gcol_mm_alloc(const gcol_allocator_t *a, void **p, size_t bytes, cudaStream_t s) {
+gcol_status_t gcol_device_alloc(const gcol_allocator_t *a, void **p, size_t bytes, cudaStream_t s) {
   *p = NULL;
   if (bytes == 0) return GCOL_SUCCESS;
   if (a->alloc) {
@@ -16,8 +16,9 @@ gcol_status_t gcol_mm_alloc(const gcol_allocator_t *a, void **p, size_t bytes, c
   return gcol_from_cuda(e);
 }
 
-void gcol_mm_free(const gcol_allocator_t *a, void *p, size_t bytes, cudaStream_t s) {
-  if (!p) return;
-  if (a->free) a->free(a->ctx, p, bytes, s);
-  else (void)cudaFreeAsync(p, s); /* a void destroy has no status to return */
+cudaError_t gcol_device_free(const gcol_allocator_t *a, void *p, size_t bytes, cudaStream_t s) {
+  if (!p) return cudaSuccess;
+  if (!a->free) return cudaFreeAsync(p, s);
+  a->free(a->ctx, p, bytes, s);
+  return cudaSuccess;
 }
