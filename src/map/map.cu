@@ -6,11 +6,25 @@
 #include "map_policy.h"
 
 using gcol::detail::map_state;
+using gcol::detail::map_state_read;
+using gcol::detail::map_state_take_latched;
 using gcol::detail::nvtx_scope;
 using gcol::detail::upsert_args;
 using gcol::detail::with_ops;
 
 static_assert(sizeof(size_t) == sizeof(unsigned long long), "device counters are written as size_t");
+
+gcol_status_t gcol::detail::map_state_read(const map_state *d, map_state *h, cudaStream_t s) {
+  GCOL_CUDA_TRY(cudaMemcpyAsync(h, d, sizeof *h, cudaMemcpyDeviceToHost, s));
+  GCOL_CUDA_TRY(cudaStreamSynchronize(s));
+  return GCOL_SUCCESS;
+}
+
+gcol_status_t gcol::detail::map_state_take_latched(map_state *d, const map_state *h, cudaStream_t s) {
+  if (!h->flags) return GCOL_SUCCESS;
+  GCOL_CUDA_TRY(cudaMemsetAsync(&d->flags, 0, sizeof h->flags, s));
+  return (h->flags & MAP_FLAG_FULL) ? GCOL_ERROR_FULL : GCOL_ERROR_RESERVED_KEY;
+}
 
 namespace {
 
@@ -28,20 +42,6 @@ gcol_status_t alloc_slots(gcol_map *m, cudaStream_t s) {
   m->may_have_tombstones = 0;
   GCOL_CUDA_TRY(cudaMemsetAsync(m->t.state, 0, sizeof(map_state), s));
   return GCOL_SUCCESS;
-}
-
-/* Copy the device state to the host (synchronizes s). */
-gcol_status_t read_state(const gcol_map *m, map_state *h, cudaStream_t s) {
-  GCOL_CUDA_TRY(cudaMemcpyAsync(h, m->t.state, sizeof *h, cudaMemcpyDeviceToHost, s));
-  GCOL_CUDA_TRY(cudaStreamSynchronize(s));
-  return GCOL_SUCCESS;
-}
-
-/* Return and clear the latched error in h->flags. */
-gcol_status_t take_latched(const gcol_map *m, const map_state *h, cudaStream_t s) {
-  if (!h->flags) return GCOL_SUCCESS;
-  GCOL_CUDA_TRY(cudaMemsetAsync(&m->t.state->flags, 0, sizeof h->flags, s));
-  return (h->flags & gcol::detail::MAP_FLAG_FULL) ? GCOL_ERROR_FULL : GCOL_ERROR_RESERVED_KEY;
 }
 
 gcol_status_t upsert(gcol_map_t *m, const void *keys, const void *values, size_t n, upsert_args a,
@@ -179,18 +179,18 @@ gcol_status_t gcol_map_retrieve_all(const gcol_map_t *m, void *d_keys_out, void 
     return ops.retrieve(m->l, m->t, chunk_count(m), d_keys_out, d_values_out, s);
   }));
   map_state h;
-  GCOL_TRY(read_state(m, &h, s));
+  GCOL_TRY(map_state_read(m->t.state, &h, s));
   *h_count_out = (size_t)h.scratch;
-  return take_latched(m, &h, s);
+  return map_state_take_latched(m->t.state, &h, s);
 }
 
 gcol_status_t gcol_map_size(const gcol_map_t *m, size_t *h_size_out, cudaStream_t s) {
   if (!m || !h_size_out) return GCOL_ERROR_INVALID_ARGUMENT;
   nvtx_scope r("gcol_map_size");
   map_state h;
-  GCOL_TRY(read_state(m, &h, s));
+  GCOL_TRY(map_state_read(m->t.state, &h, s));
   *h_size_out = (size_t)h.size;
-  return take_latched(m, &h, s);
+  return map_state_take_latched(m->t.state, &h, s);
 }
 
 gcol_status_t gcol_map_capacity(const gcol_map_t *m, size_t *h_capacity_out) {
@@ -221,8 +221,8 @@ gcol_status_t gcol_map_status(gcol_map_t *m, cudaStream_t s) {
   if (!m) return GCOL_ERROR_INVALID_ARGUMENT;
   nvtx_scope r("gcol_map_status");
   map_state h;
-  GCOL_TRY(read_state(m, &h, s));
-  return take_latched(m, &h, s);
+  GCOL_TRY(map_state_read(m->t.state, &h, s));
+  return map_state_take_latched(m->t.state, &h, s);
 }
 
 gcol_status_t gcol_map_set_policy_for_testing(gcol_map_t *m, int tile, int key_cas) {

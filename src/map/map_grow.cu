@@ -29,8 +29,7 @@ gcol_status_t read_counts(const gcol_map *m, size_t *live, size_t *used, cudaStr
     GCOL_CUDA_TRY(with_ops(m, [&](auto ops) { return ops.count_used(m->l, m->t, s); }));
   }
   map_state h;
-  GCOL_CUDA_TRY(cudaMemcpyAsync(&h, m->t.state, sizeof h, cudaMemcpyDeviceToHost, s));
-  GCOL_CUDA_TRY(cudaStreamSynchronize(s));
+  GCOL_TRY(map_state_read(m->t.state, &h, s));
   *live = (size_t)h.size;
   *used = m->may_have_tombstones ? (size_t)h.scratch : *live;
   return GCOL_SUCCESS;

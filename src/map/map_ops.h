@@ -34,6 +34,13 @@ struct map_ops {
                               void *values_out, cudaStream_t s);
 };
 
+/* Host side of a table's state, for the map and the multimap (map.cu). */
+/* Copy the device state d to *h (synchronizes s). */
+gcol_status_t map_state_read(const map_state *d, map_state *h, cudaStream_t s);
+/* Return and clear (on s) the error latched in h->flags, FULL before
+ * RESERVED_KEY; GCOL_SUCCESS when none. */
+gcol_status_t map_state_take_latched(map_state *d, const map_state *h, cudaStream_t s);
+
 }  // namespace detail
 }  // namespace gcol
 #endif

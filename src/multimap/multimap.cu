@@ -16,6 +16,8 @@
 using gcol::detail::launch_cfg;
 using gcol::detail::map_ops;
 using gcol::detail::map_state;
+using gcol::detail::map_state_read;
+using gcol::detail::map_state_take_latched;
 using gcol::detail::mm_ops;
 using gcol::detail::mm_query_out;
 using gcol::detail::mm_ref;
@@ -41,18 +43,6 @@ cudaError_t with_widths(const gcol_multimap *m, F f) {
                                         : f(std::integral_constant<int, 4>(), std::integral_constant<int, 8>());
   return m->p.vb == 4 ? f(std::integral_constant<int, 8>(), std::integral_constant<int, 4>())
                       : f(std::integral_constant<int, 8>(), std::integral_constant<int, 8>());
-}
-
-gcol_status_t read_state(const gcol_multimap *m, map_state *h, cudaStream_t s) {
-  GCOL_CUDA_TRY(cudaMemcpyAsync(h, m->r.t.state, sizeof *h, cudaMemcpyDeviceToHost, s));
-  GCOL_CUDA_TRY(cudaStreamSynchronize(s));
-  return GCOL_SUCCESS;
-}
-
-gcol_status_t take_latched(const gcol_multimap *m, const map_state *h, cudaStream_t s) {
-  if (!h->flags) return GCOL_SUCCESS;
-  GCOL_CUDA_TRY(cudaMemsetAsync(&m->r.t.state->flags, 0, sizeof h->flags, s));
-  return (h->flags & gcol::detail::MAP_FLAG_FULL) ? GCOL_ERROR_FULL : GCOL_ERROR_RESERVED_KEY;
 }
 
 /* Pairs stored: the chained engines count node reservations, failed ones too. */
@@ -208,18 +198,18 @@ gcol_status_t gcol_multimap_retrieve_all(const gcol_multimap_t *m, void *d_keys_
                                                                        d_keys_out, d_values_out, s);
   }));
   map_state h;
-  GCOL_TRY(read_state(m, &h, s));
+  GCOL_TRY(map_state_read(m->r.t.state, &h, s));
   *h_count_out = (size_t)h.scratch;
-  return take_latched(m, &h, s);
+  return map_state_take_latched(m->r.t.state, &h, s);
 }
 
 gcol_status_t gcol_multimap_size(const gcol_multimap_t *m, size_t *h_size_out, cudaStream_t s) {
   if (!m || !h_size_out) return GCOL_ERROR_INVALID_ARGUMENT;
   nvtx_scope r("gcol_multimap_size");
   map_state h;
-  GCOL_TRY(read_state(m, &h, s));
+  GCOL_TRY(map_state_read(m->r.t.state, &h, s));
   *h_size_out = stored(m, &h);
-  return take_latched(m, &h, s);
+  return map_state_take_latched(m->r.t.state, &h, s);
 }
 
 gcol_status_t gcol_multimap_capacity(const gcol_multimap_t *m, size_t *h_capacity_out) {
@@ -232,8 +222,8 @@ gcol_status_t gcol_multimap_status(gcol_multimap_t *m, cudaStream_t s) {
   if (!m) return GCOL_ERROR_INVALID_ARGUMENT;
   nvtx_scope r("gcol_multimap_status");
   map_state h;
-  GCOL_TRY(read_state(m, &h, s));
-  return take_latched(m, &h, s);
+  GCOL_TRY(map_state_read(m->r.t.state, &h, s));
+  return map_state_take_latched(m->r.t.state, &h, s);
 }
 
 }  // extern "C"
