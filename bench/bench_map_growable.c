@@ -63,11 +63,15 @@ static void line(const char *what, const char *pairs, size_t n, double ms, doubl
 }
 
 /* Insert n pairs in batches of `batch` into a fresh growable map of cap0
- * slots; the median end-to-end time. Leaves the last map in *out. */
+ * slots; the median end-to-end time. Leaves the last map in *out and the
+ * last run's per-batch times (up to 16 batches) in per_batch. */
+#define MAX_TIMED_BATCHES 16
 static double time_growth(gcol_type_t kt, size_t cap0, const void *keys, const void *vals, size_t n, size_t batch,
-                          tracker_t *t, gcol_map_t **out) {
+                          tracker_t *t, gcol_map_t **out, double *per_batch) {
   size_t kb = gcol_type_size(kt);
   double ms[REPS];
+  cudaEvent_t ev[MAX_TIMED_BATCHES + 1];
+  for (int e = 0; e <= MAX_TIMED_BATCHES; ++e) BENCH_CUDA(cudaEventCreate(&ev[e]));
   for (int r = 0; r < REPS; ++r) {
     if (*out) gcol_map_destroy(*out);
     BENCH_CUDA(cudaStreamSynchronize(stream));
@@ -75,13 +79,21 @@ static double time_growth(gcol_type_t kt, size_t cap0, const void *keys, const v
     *out = growable(kt, cap0, t);
     BENCH_CUDA(cudaStreamSynchronize(stream));
     bench_timer_start(&timer, stream);
-    for (size_t at = 0; at < n; at += batch) {
+    int nb = 0;
+    for (size_t at = 0; at < n; at += batch, ++nb) {
       size_t b = n - at < batch ? n - at : batch;
+      if (nb <= MAX_TIMED_BATCHES) BENCH_CUDA(cudaEventRecord(ev[nb], stream));
       ok(gcol_map_insert(*out, (const char *)keys + at * kb, (const char *)vals + at * kb, b, NULL, stream),
          "insert");
     }
+    if (nb <= MAX_TIMED_BATCHES) BENCH_CUDA(cudaEventRecord(ev[nb], stream));
     ms[r] = bench_timer_stop_ms(&timer, stream);
+    for (int e = 0; e < MAX_TIMED_BATCHES; ++e) {
+      float f = 0;
+      per_batch[e] = e < nb && nb <= MAX_TIMED_BATCHES && cudaEventElapsedTime(&f, ev[e], ev[e + 1]) == cudaSuccess ? f : -1;
+    }
   }
+  for (int e = 0; e <= MAX_TIMED_BATCHES; ++e) BENCH_CUDA(cudaEventDestroy(ev[e]));
   ok(gcol_map_status(*out, stream), "status");
   return bench_median(ms, REPS);
 }
@@ -107,8 +119,12 @@ static void scenario(gcol_type_t kt, const char *pairs, size_t n) {
   gcol_map_t *m = NULL;
   char what[64];
 
+  double per_batch[MAX_TIMED_BATCHES];
   snprintf(what, sizeof what, "insert, %zu batches", (n + batch - 1) / batch);
-  line(what, pairs, n, time_growth(kt, cap0, keys, vals, n, batch, &t, &m), 2.0 * kb, 6.0);
+  line(what, pairs, n, time_growth(kt, cap0, keys, vals, n, batch, &t, &m, per_batch), 2.0 * kb, 6.0);
+  printf("%-26s %-8s", "  per batch ms (last run)", pairs); /* growth shows as the slow ones */
+  for (int e = 0; e < MAX_TIMED_BATCHES && per_batch[e] >= 0; ++e) printf(" %.2f", per_batch[e]);
+  printf("\n");
   size_t peak = t.peak, final_bytes = t.in_use; /* the table and the 24-byte state */
   ok(gcol_map_capacity(m, &cap), "capacity");
   double fms[REPS];
@@ -137,7 +153,7 @@ static void scenario(gcol_type_t kt, const char *pairs, size_t n) {
   gcol_map_destroy(fixed);
 
   /* one batch of all n pairs */
-  line("insert, one batch", pairs, n, time_growth(kt, cap0, keys, vals, n, n, &t, &m), 2.0 * kb, 6.0);
+  line("insert, one batch", pairs, n, time_growth(kt, cap0, keys, vals, n, n, &t, &m, per_batch), 2.0 * kb, 6.0);
   gcol_map_destroy(m);
   BENCH_CUDA(cudaStreamSynchronize(stream));
   BENCH_CUDA(cudaFree(keys));
