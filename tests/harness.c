@@ -47,7 +47,22 @@ static int by_name(const void *a, const void *b) {
   return strcmp(((const __typeof__(tests[0]) *)a)->name, ((const __typeof__(tests[0]) *)b)->name);
 }
 
-/* Usage: gcol_tests [substring]  runs the tests whose name contains it. */
+/* Whether name contains one of the comma-separated substrings of filter. */
+static int selected(const char *name, const char *filter) {
+  char buf[256];
+  for (const char *p = filter;; ++p) {
+    size_t len = strcspn(p, ",");
+    if (len > 0 && len < sizeof buf) {
+      memcpy(buf, p, len), buf[len] = 0;
+      if (strstr(name, buf)) return 1;
+    }
+    p += len;
+    if (!*p) return 0;
+  }
+}
+
+/* Usage: gcol_tests [substring[,substring...]]  runs the tests whose name
+ * contains one of them. */
 int main(int argc, char **argv) {
   int passed = 0, failed = 0, skipped = 0;
   qsort(tests, num_tests, sizeof tests[0], by_name);
@@ -58,7 +73,7 @@ int main(int argc, char **argv) {
     if (cudaGetDeviceProperties(&p, 0) == cudaSuccess) printf("device 0: %s (sm_%d%d)\n", p.name, p.major, p.minor);
   }
   for (int i = 0; i < num_tests; ++i) {
-    if (argc > 1 && !strstr(tests[i].name, argv[1])) continue;
+    if (argc > 1 && !selected(tests[i].name, argv[1])) continue;
     clock_t t0 = clock();
     test_result_t r = tests[i].fn();
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;

@@ -37,8 +37,9 @@ static void limit_free(void *ctx, void *p, size_t bytes, cudaStream_t s) {
   cudaFreeAsync(p, s);
 }
 
-/* 1: growable maps use the pre-sm_90 claim scheme (key CAS, then value) */
-static int use_key_cas;
+/* Nonzero: growable maps use this tile size and claim scheme (key_cas 1: the
+ * pre-sm_90 scheme, key CAS then value) instead of the tuned default. */
+static int use_tile, use_key_cas;
 
 static gcol_map_t *make_growable(gcol_type_t kt, gcol_type_t vt, size_t capacity, double mlf, limit_alloc_t *a,
                                  cudaStream_t s) {
@@ -47,7 +48,7 @@ static gcol_map_t *make_growable(gcol_type_t kt, gcol_type_t vt, size_t capacity
   c.allocator.alloc = limit_alloc, c.allocator.free = limit_free, c.allocator.ctx = a;
   gcol_map_t *m = NULL;
   if (gcol_map_create(&m, &c, s) != GCOL_SUCCESS) return NULL;
-  if (use_key_cas && gcol_map_set_policy_for_testing(m, 4, 1) != GCOL_SUCCESS) {
+  if (use_tile && gcol_map_set_policy_for_testing(m, use_tile, use_key_cas) != GCOL_SUCCESS) {
     gcol_map_destroy(m);
     return NULL;
   }
@@ -292,11 +293,27 @@ TEST(map_growable_gpu_from_capacity_1_every_width_pair) {
 
 TEST(map_growable_gpu_pre_sm90_claim) {
   int growths = 0;
-  use_key_cas = 1;
+  use_tile = 4, use_key_cas = 1;
   test_result_t r = sequence(GCOL_U64, GCOL_U64, 1, 0.8, 20000, 3000, 40, 1, &growths);
-  use_key_cas = 0;
+  use_tile = 0, use_key_cas = 0;
   RUN(r);
   CHECK(growths >= 3);
+  return TEST_PASS;
+}
+
+/* Every tile size, at load 0.95 where many pairs sit past their first bucket
+ * and a rebuild defers them to its second pass (map_rebuild.cuh). */
+TEST(map_growable_gpu_every_tile_at_high_load) {
+  const int tiles[] = {1, 2, 4, 8};
+  for (int i = 0; i < 4; ++i) {
+    int g64 = 0, g32 = 0;
+    use_tile = tiles[i];
+    test_result_t r = sequence(GCOL_U64, GCOL_U64, 1, 0.95, 20000, 3000, 30, 0, &g64);
+    if (r == TEST_PASS) r = sequence(GCOL_U32, GCOL_U32, 1, 0.95, 20000, 3000, 30, 0, &g32);
+    use_tile = 0;
+    RUN(r);
+    CHECK(g64 >= 3 && g32 >= 3);
+  }
   return TEST_PASS;
 }
 

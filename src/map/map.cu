@@ -36,7 +36,7 @@ gcol_status_t alloc_slots(gcol_map *m, cudaStream_t s) {
   uint32_t nb = gcol::detail::table_buckets(m, m->cfg.capacity);
   if (nb == 0) return GCOL_ERROR_INVALID_ARGUMENT;
   gcol::detail::table_t nt;
-  GCOL_TRY(gcol::detail::table_create(m, nb, s, &nt));
+  GCOL_TRY(gcol::detail::table_create(m, nb, true, s, &nt));
   GCOL_TRY(gcol::detail::table_install(m, nt, s));
   m->used_bound = 0;
   m->may_have_tombstones = 0;

@@ -5,9 +5,10 @@
  * speed, and erased slots are purged on the way. The alternative, a chain of
  * tables that finds would walk (old tables kept, new keys in the newest),
  * makes every miss probe every table and keeps tombstones forever. Rebuilding
- * costs one pass over the old table per doubling (amortized O(1) per key),
- * and its claims mostly hit L2 (see rehash_kernel). Peak memory is old + new
- * table, 1.5x the new one when doubling. Measured figures: bench/RESULTS.md.
+ * costs one streaming pass over the old table per doubling (amortized O(1)
+ * per key; map_rebuild.cuh): the old table read once, the new one written
+ * once. Peak memory is old + new table, 1.5x the new one when doubling.
+ * Measured figures: bench/RESULTS.md.
  *
  * When: the host keeps an upper bound of the non-empty slots (the last exact
  * count plus n of every insert-type call since). Only when bound + n would
@@ -37,13 +38,14 @@ gcol_status_t read_counts(const gcol_map *m, size_t *live, size_t *used, cudaStr
 
 /* Rebuild the table with at least `capacity` slots, moving every live pair
  * (skipped when the caller knows the map is empty). Every allocation comes
- * first: when one fails the old table is untouched. */
+ * first: when one fails the old table is untouched. The move consumes the
+ * old table, so nothing may fail after it starts but a kernel launch. */
 gcol_status_t rebuild(gcol_map *m, size_t capacity, bool empty, cudaStream_t s) {
   nvtx_scope r("gcol_map_grow");
   uint32_t nb = table_buckets(m, capacity);
   if (nb == 0) return GCOL_ERROR_OUT_OF_MEMORY; /* more buckets than the probe sequence addresses */
   table_t nt;
-  GCOL_TRY(table_create(m, nb, s, &nt));
+  GCOL_TRY(table_create(m, nb, empty, s, &nt));
   if (!empty) {
     table_ref to = m->t;
     to.slots = nt.slots;

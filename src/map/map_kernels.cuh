@@ -151,36 +151,6 @@ __global__ void erase_kernel(table_ref t, const void *keys, size_t n, unsigned l
   warp_add(d_count, lane == 0 ? erased : 0);
 }
 
-/* Growth: insert every live pair of the table `from` (n chunks) into `to`;
- * tombstones are left behind. The grid walks `from` in order and a key's
- * first bucket is umulhi(hash, num_buckets), so keys of old bucket b land
- * near new bucket b * to.num_buckets / from.num_buckets: the claims sweep the
- * new table in order as well and mostly hit L2. The keys are distinct, so
- * every one inserts; to.state->size counts them. */
-template <int T, int KB, int VB>
-__global__ void __launch_bounds__(256, GCOL_UPSERT_MIN_BLOCKS) rehash_kernel(table_ref from, table_ref to, size_t n) {
-  constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16;
-  typedef layout<SB> L;
-  const chunk<SB> *src = static_cast<const chunk<SB> *>(from.slots);
-  const upsert_args a = {UPSERT_INSERT, 0, 0};
-  unsigned long long pending = 0; /* tile-uniform */
-  GCOL_TILE_LOOP_BEGIN
-    chunk<SB> c = {};
-    if (i < n) c = load_chunk_ro(src + i);
-#pragma unroll
-    for (int j = 0; j < L::per_chunk; ++j) {
-      uint64_t k = i < n ? L::key(c.s[j]) : from.empty_key;
-      bool valid = k != from.empty_key && k != from.erased_key;
-      uint64_t v = L::value(c.s[j]), h = valid ? hash64(k, to.seed) : 0;
-      for (int r = 0; r < T; ++r) {
-        if (!tile.shfl(valid, r)) continue;
-        uint64_t stored = 0;
-        tile_upsert<T, SB>(tile, to, tile.shfl(k, r), tile.shfl(v, r), tile.shfl(h, r), a, stored, pending);
-      }
-    }
-  }
-  warp_add(&to.state->size, lane == 0 ? pending : 0);
-}
 #undef GCOL_TILE_LOOP_BEGIN
 
 /* Non-empty slots (live keys and tombstones) added to t.state->scratch: the

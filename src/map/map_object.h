@@ -48,9 +48,10 @@ struct table_t {
  * 0 when it would not fit the probe sequence (2^31 buckets). */
 uint32_t table_buckets(const gcol_map *m, size_t capacity);
 
-/* Allocate an empty table of nb buckets (filled on s). On failure nothing
- * is left allocated and the map is untouched. */
-gcol_status_t table_create(const gcol_map *m, uint32_t nb, cudaStream_t s, table_t *out);
+/* Allocate a table of nb buckets, filled empty on s unless `fill` is false
+ * (a rebuild writes every slot itself). On failure nothing is left
+ * allocated and the map is untouched. */
+gcol_status_t table_create(const gcol_map *m, uint32_t nb, bool fill, cudaStream_t s, table_t *out);
 
 /* Make nt the map's table and free the old one (stream-ordered on s). */
 gcol_status_t table_install(gcol_map *m, const table_t &nt, cudaStream_t s);

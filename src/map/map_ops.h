@@ -26,7 +26,8 @@ struct map_ops {
   static cudaError_t erase(const launch_cfg &l, const table_ref &t, const void *keys, size_t n,
                            unsigned long long *d_count, cudaStream_t s);
   static cudaError_t fill(const launch_cfg &l, const table_ref &t, size_t num_slots, cudaStream_t s);
-  /* Growth: every live pair of `from` into `to` (same tile); adds them to to.state->size. */
+  /* Growth: every live pair of `from` into `to` (same tile, to.num_buckets >= 2),
+   * adding them to to.state->size. `to` needs no fill; `from` is consumed. */
   static cudaError_t rehash(const launch_cfg &l, const table_ref &from, const table_ref &to, cudaStream_t s);
   /* Non-empty slots of t, added to t.state->scratch. */
   static cudaError_t count_used(const launch_cfg &l, const table_ref &t, cudaStream_t s);

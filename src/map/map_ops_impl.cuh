@@ -5,6 +5,7 @@
 
 #include "map_ops.h"
 #include "map_kernels.cuh"
+#include "map_rebuild.cuh"
 
 namespace gcol {
 namespace detail {
@@ -81,11 +82,13 @@ cudaError_t map_ops<KB, VB>::fill(const launch_cfg &l, const table_ref &t, size_
 template <int KB, int VB>
 cudaError_t map_ops<KB, VB>::rehash(const launch_cfg &l, const table_ref &from, const table_ref &to,
                                     cudaStream_t s) {
-  size_t n = (size_t)from.num_buckets * l.tile;
   return with_tile(l.tile, [&](auto tc) {
-    constexpr int T = decltype(tc)::value;
-    auto k = rehash_kernel<T, KB, VB>;
-    k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(from, to, n);
+    constexpr int T = decltype(tc)::value, SB = (KB == 4 && VB == 4) ? 8 : 16;
+    constexpr uint32_t seg = rebuild_shape<SB>::stage_slots / (T * layout<SB>::per_chunk);
+    uint32_t segments = (to.num_buckets + seg - 1) / seg, warps = GCOL_REBUILD_BLOCK / 32;
+    stage_kernel<T, KB, VB><<<segments, GCOL_REBUILD_BLOCK, 0, s>>>(from, to);
+    if (cudaPeekAtLastError() == cudaSuccess)
+      deferred_kernel<T, KB, VB><<<(segments + warps - 1) / warps, GCOL_REBUILD_BLOCK, 0, s>>>(from, to, segments);
   });
 }
 

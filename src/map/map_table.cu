@@ -20,12 +20,12 @@ uint32_t table_buckets(const gcol_map *m, size_t capacity) {
   return want < 0x7fffffffULL ? gcol_next_prime((uint32_t)want) : 0;
 }
 
-gcol_status_t table_create(const gcol_map *m, uint32_t nb, cudaStream_t s, table_t *out) {
+gcol_status_t table_create(const gcol_map *m, uint32_t nb, bool fill, cudaStream_t s, table_t *out) {
   table_t nt = {NULL, nb, (size_t)nb * gcol_map_bucket_slots(m->l.tile, m->kb, m->vb), (size_t)nb * m->l.tile * 16};
   GCOL_TRY(map_alloc(m, &nt.slots, nt.bytes, s));
   table_ref r = m->t;
   r.slots = nt.slots;
-  cudaError_t e = with_ops(m, [&](auto ops) { return ops.fill(m->l, r, nt.num_slots, s); });
+  cudaError_t e = fill ? with_ops(m, [&](auto ops) { return ops.fill(m->l, r, nt.num_slots, s); }) : cudaSuccess;
   if (e != cudaSuccess) {
     (void)map_free(m, nt.slots, nt.bytes, s);
     return gcol_from_cuda(e);
