@@ -9,8 +9,8 @@
  * then writes the whole segment out with coalesced stores: the new table
  * needs no fill and no global atomics. A pair that does not fit (its first
  * bucket is full, or it belongs to another segment because it sat in a
- * later probe position of the old table) is deferred: the block compacts
- * its deferred pairs to the front of its own run of old slots, which it has
+ * later probe position of the old table) is deferred: the block packs its
+ * deferred pairs at the front of its own run of old slots, which it has
  * read already, and marks their end with an empty slot. Pass 2
  * (deferred_kernel): one warp per segment inserts its deferred pairs with
  * the ordinary tile insert. Every key of pass 1 sits in its first bucket,
@@ -60,13 +60,12 @@ __device__ __forceinline__ void old_run(const table_ref &from, const table_ref &
 template <int T, int KB, int VB>
 __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) stage_kernel(table_ref from, table_ref to) {
   constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16, PER = layout<SB>::per_chunk, BS = T * PER; /* slots per bucket */
-  constexpr int SEG = rebuild_shape<SB>::stage_slots / BS, WINDOW = GCOL_REBUILD_BLOCK * PER;
+  constexpr int SEG = rebuild_shape<SB>::stage_slots / BS, ITEMS = 4, ROUND = GCOL_REBUILD_BLOCK * ITEMS;
   typedef layout<SB> L;
   typedef typename L::slot_t slot_t;
   __shared__ slot_t stage[SEG * BS];
-  __shared__ slot_t deferred[WINDOW];
   __shared__ unsigned fill[SEG];
-  __shared__ unsigned n_deferred[2]; /* alternate per window: one resets while the other counts */
+  __shared__ unsigned n_deferred;
   __shared__ unsigned long long placed;
 
   const uint32_t seg0 = blockIdx.x * SEG;
@@ -74,39 +73,43 @@ __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) stage_kernel(table_ref fro
   uint32_t ob_lo, ob_hi;
   old_run(from, to, blockIdx.x, SEG, &ob_lo, &ob_hi);
   for (int b = threadIdx.x; b < SEG; b += blockDim.x) fill[b] = 0;
-  if (threadIdx.x == 0) n_deferred[0] = n_deferred[1] = 0, placed = 0;
-  __syncthreads();
+  if (threadIdx.x == 0) n_deferred = 0, placed = 0;
 
   slot_t *old_slots = static_cast<slot_t *>(from.slots) + (size_t)ob_lo * BS;
   const chunk<SB> *old_chunks = static_cast<const chunk<SB> *>(from.slots) + (size_t)ob_lo * T;
   const size_t run_chunks = (size_t)(ob_hi - ob_lo) * T;
-  size_t written = 0; /* deferred pairs at the front of the run; block-uniform */
-  unsigned my_placed = 0, p = 0;
-  for (size_t c0 = 0; c0 < run_chunks; c0 += GCOL_REBUILD_BLOCK, p ^= 1) {
-    size_t ci = c0 + threadIdx.x;
-    chunk<SB> c;
-    if (ci < run_chunks) {
-      ulonglong2 raw = __ldcs(reinterpret_cast<const ulonglong2 *>(old_chunks + ci)); /* read once: evict first */
-      memcpy(&c, &raw, sizeof c);
-    }
+  unsigned my_placed = 0;
+  for (size_t c0 = 0; c0 < run_chunks; c0 += ROUND) {
+    chunk<SB> c[ITEMS];
 #pragma unroll
-    for (int j = 0; j < PER; ++j) {
-      uint64_t k = ci < run_chunks ? L::key(c.s[j]) : from.empty_key;
-      if (k == from.empty_key || k == from.erased_key) continue;
-      uint32_t b = __umulhi((uint32_t)hash64(k, to.seed), to.num_buckets) - seg0; /* wraps when below */
-      unsigned pos = b < seg_n ? atomicAdd(&fill[b], 1u) : BS;
-      if (pos < BS) stage[b * BS + pos] = c.s[j], ++my_placed;
-      else deferred[atomicAdd(&n_deferred[p], 1u)] = c.s[j];
+    for (int it = 0; it < ITEMS; ++it) {
+      size_t ci = c0 + it * GCOL_REBUILD_BLOCK + threadIdx.x;
+      ulonglong2 raw = {0, 0};
+      if (ci < run_chunks) raw = __ldcs(reinterpret_cast<const ulonglong2 *>(old_chunks + ci)); /* read once */
+      memcpy(&c[it], &raw, sizeof raw);
     }
+    /* The whole round is read before deferred pairs overwrite the run's
+     * front: a deferred pair goes to a position below the number of slots
+     * read so far, so there is always room. */
     __syncthreads();
-    /* every slot of the run up to c0 + this window was read: room for them */
-    const unsigned nd = n_deferred[p];
-    if (threadIdx.x == 0) n_deferred[p ^ 1] = 0;
-    for (unsigned d = threadIdx.x; d < nd; d += blockDim.x) old_slots[written + d] = deferred[d];
-    written += nd;
-    __syncthreads();
+#pragma unroll
+    for (int it = 0; it < ITEMS; ++it)
+#pragma unroll
+      for (int j = 0; j < PER; ++j) {
+        uint64_t k = c0 + it * GCOL_REBUILD_BLOCK + threadIdx.x < run_chunks ? L::key(c[it].s[j]) : from.empty_key;
+        if (k == from.empty_key || k == from.erased_key) continue;
+        uint32_t b = __umulhi((uint32_t)hash64(k, to.seed), to.num_buckets) - seg0; /* wraps when below */
+        unsigned pos = b < seg_n ? atomicAdd(&fill[b], 1u) : BS;
+        if (pos < BS) stage[b * BS + pos] = c[it].s[j], ++my_placed;
+        else old_slots[atomicAdd(&n_deferred, 1u)] = c[it].s[j];
+      }
   }
-  if (threadIdx.x == 0 && written < run_chunks * PER) old_slots[written] = L::make(from.empty_key, from.empty_value);
+  atomicAdd(&placed, (unsigned long long)my_placed);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    if (n_deferred < run_chunks * PER) old_slots[n_deferred] = L::make(from.empty_key, from.empty_value); /* the end */
+    if (placed) atomicAdd(&to.state->size, placed);
+  }
 
   /* the segment, in order: staged pairs then empty slots in each bucket */
   const slot_t empty = L::make(to.empty_key, to.empty_value);
@@ -115,9 +118,6 @@ __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) stage_kernel(table_ref fro
     unsigned b = s / BS, pos = s % BS;
     out[s] = pos < fill[b] ? stage[s] : empty;
   }
-  atomicAdd(&placed, (unsigned long long)my_placed);
-  __syncthreads();
-  if (threadIdx.x == 0 && placed) atomicAdd(&to.state->size, placed);
 }
 
 /* Pass 2: one warp per segment inserts the pairs pass 1 deferred. */
