@@ -80,11 +80,13 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/bench/bench_common.o $(BUILD)/libg
 	$(CC) $^ $(LDLIBS) -o $@
 
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
+EXAMPLES += $(patsubst examples/%.cu,$(BUILD)/examples/%,$(wildcard examples/*.cu)) # device-API users
 BENCHES  := $(BUILD)/bench/bench_map
 BENCHES  += $(BUILD)/bench/bench_sssp
 BENCHES  += $(BUILD)/bench/bench_compact
 BENCHES  += $(BUILD)/bench/bench_map_growable
 BENCHES  += $(BUILD)/bench/bench_multimap
+BENCHES  += $(BUILD)/bench/bench_map_device
 # bench_compact also times cub::DeviceSelect::Flagged called directly
 $(BUILD)/bench/bench_compact: $(BUILD)/bench/bench_compact_cub.o
 
@@ -106,6 +108,7 @@ bench: $(BENCHES)
 	$(BUILD)/bench/bench_sssp
 	$(BUILD)/bench/bench_compact
 	$(BUILD)/bench/bench_multimap
+	$(BUILD)/bench/bench_map_device
 
 clean:
 	rm -rf $(BUILD)

@@ -9,6 +9,10 @@
 #include <cuda_runtime_api.h>
 #include "gcol/gcol.h"
 
+#ifdef __cplusplus
+extern "C" { /* bench_common.c is C; bench_map_device.cu includes this */
+#endif
+
 typedef struct {
   char name[256];
   int cc_major, cc_minor, num_sms;
@@ -43,4 +47,7 @@ void *bench_unique_keys(size_t n, size_t kb, uint64_t off);
 /* Exit with "bench: what: status" when a gcol call failed. */
 void bench_ok(gcol_status_t s, const char *what);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -39,6 +39,13 @@ void test_register(const char *name, test_fn_t fn);
 
 #define CHECK_OK(expr) CHECK_STATUS(expr, GCOL_SUCCESS)
 
+/* Run a sub-check; return its result unless it passed. */
+#define RUN(expr)                   \
+  do {                              \
+    test_result_t r_ = (expr);      \
+    if (r_ != TEST_PASS) return r_; \
+  } while (0)
+
 #define CHECK_CUDA(expr)                                                                       \
   do {                                                                                         \
     cudaError_t e_ = (expr);                                                                   \

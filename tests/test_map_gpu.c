@@ -189,12 +189,6 @@ static test_result_t lifecycle(gcol_type_t kt, gcol_type_t vt, size_t n, double 
 }
 
 #define TILE_DEFAULT 0
-/* Run a sub-test; a failure or skip ends the test with that result. */
-#define RUN(expr)                          \
-  do {                                     \
-    test_result_t r_ = (expr);             \
-    if (r_ != TEST_PASS) return r_;        \
-  } while (0)
 TEST(map_gpu_n0_every_op_is_a_noop) { return lifecycle(GCOL_U64, GCOL_U64, 0, 0.5, TILE_DEFAULT, 0); }
 TEST(map_gpu_n1_u64_u64) { return lifecycle(GCOL_U64, GCOL_U64, 1, 0.5, TILE_DEFAULT, 0); }
 TEST(map_gpu_n1_u32_u32) { return lifecycle(GCOL_U32, GCOL_U32, 1, 0.5, TILE_DEFAULT, 0); }

@@ -6,12 +6,6 @@
 #include "test_util.h"
 #include "map/map_internal.h"
 
-#define RUN(expr)                   \
-  do {                              \
-    test_result_t r_ = (expr);      \
-    if (r_ != TEST_PASS) return r_; \
-  } while (0)
-
 static gcol_map_t *make_map(gcol_type_t kt, gcol_type_t vt, size_t capacity, cudaStream_t s) {
   gcol_map_config_t c = gcol_map_config_default(kt, vt);
   c.capacity = capacity;

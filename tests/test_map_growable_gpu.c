@@ -6,12 +6,6 @@
 #include "test_util.h"
 #include "map/map_internal.h"
 
-#define RUN(expr)                   \
-  do {                              \
-    test_result_t r_ = (expr);      \
-    if (r_ != TEST_PASS) return r_; \
-  } while (0)
-
 /* ---- an allocator that fails on demand ---------------------------------- */
 typedef struct {
   unsigned calls, fail_at; /* fail the fail_at-th call (0: never) */

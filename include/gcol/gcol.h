@@ -205,6 +205,36 @@ gcol_status_t gcol_map_reserve(gcol_map_t *m, size_t capacity, cudaStream_t s);
  * (GCOL_ERROR_FULL before GCOL_ERROR_RESERVED_KEY), or GCOL_SUCCESS. */
 gcol_status_t gcol_map_status(gcol_map_t *m, cudaStream_t s);
 
+/* Device-side access for users' kernels: get a view on the host, pass it by
+ * value to a kernel and use it through include/gcol/device/map.cuh (CUDA
+ * C++: gcol::map_view<Key, Value> and gcol::map_mutable_view<Key, Value>).
+ * The fields are the library's business; treat them as opaque.
+ *  - A read-only view allows find and contains; a mutable view also insert,
+ *    insert_and_find, insert_or_assign, insert_or_apply and erase. Use
+ *    mutable views and read-only views in different kernels (a read-only
+ *    view promises the kernel changes nothing).
+ *  - gcol_map_size stays exact after inserts and erases made in kernels, and
+ *    a full map or a reserved key is latched as for the bulk calls.
+ *  - A view is valid until the map is destroyed or rebuilt: a growable map
+ *    rebuilds in insert-type calls and gcol_map_reserve. Kernels never grow
+ *    a map: reserve room for what they insert first. After a mutable view is
+ *    taken, the next insert-type call of a growable map counts the map's
+ *    slots once (one synchronization) instead of trusting its host-side
+ *    bound. No device work, no synchronization. */
+typedef struct {
+  void *slots, *state;
+  uint64_t empty_key, erased_key, empty_value, seed, capacity;
+  uint32_t num_buckets;
+  int32_t bucket_chunks; /* 16-byte chunks per bucket (the map's tile) */
+  int32_t key_cas;       /* pre-sm_90 claim scheme */
+  int32_t key_type, value_type;
+} gcol_map_view_t;
+typedef struct {
+  gcol_map_view_t view;
+} gcol_map_mutable_view_t;
+gcol_status_t gcol_map_device_view(const gcol_map_t *m, gcol_map_view_t *view_out);
+gcol_status_t gcol_map_device_mutable_view(gcol_map_t *m, gcol_map_mutable_view_t *view_out);
+
 /* ------------------------------------------------------------------------ */
 /* Device-scope primitives: select, reduce, exclusive scan                  */
 /* ------------------------------------------------------------------------ */

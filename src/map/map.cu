@@ -40,6 +40,7 @@ gcol_status_t alloc_slots(gcol_map *m, cudaStream_t s) {
   GCOL_TRY(gcol::detail::table_install(m, nt, s));
   m->used_bound = 0;
   m->may_have_tombstones = 0;
+  m->device_writes = 0; /* views of the old table are void */
   GCOL_CUDA_TRY(cudaMemsetAsync(m->t.state, 0, sizeof(map_state), s));
   return GCOL_SUCCESS;
 }
@@ -102,6 +103,22 @@ void gcol_map_destroy(gcol_map_t *m) {
   (void)gcol::detail::map_free(m, m->t.slots, m->table_bytes, m->last);
   (void)gcol::detail::map_free(m, m->t.state, sizeof(map_state), m->last);
   free(m);
+}
+
+gcol_status_t gcol_map_device_view(const gcol_map_t *m, gcol_map_view_t *v) {
+  if (!m || !v) return GCOL_ERROR_INVALID_ARGUMENT;
+  *v = gcol_map_view_t{m->t.slots, m->t.state, m->t.empty_key, m->t.erased_key, m->t.empty_value, m->t.seed,
+                       m->t.capacity, m->t.num_buckets, m->l.tile, m->t.key_cas, (int32_t)m->cfg.key_type,
+                       (int32_t)m->cfg.value_type};
+  return GCOL_SUCCESS;
+}
+
+gcol_status_t gcol_map_device_mutable_view(gcol_map_t *m, gcol_map_mutable_view_t *v) {
+  if (!m || !v) return GCOL_ERROR_INVALID_ARGUMENT;
+  GCOL_TRY(gcol_map_device_view(m, &v->view));
+  m->device_writes = 1;
+  m->may_have_tombstones = 1; /* kernels may erase */
+  return GCOL_SUCCESS;
 }
 
 gcol_status_t gcol_map_insert(gcol_map_t *m, const void *d_keys, const void *d_values, size_t n,
@@ -205,6 +222,7 @@ gcol_status_t gcol_map_clear(gcol_map_t *m, cudaStream_t s) {
   m->last = s;
   m->used_bound = 0;
   m->may_have_tombstones = 0;
+  m->device_writes = 0; /* views of the old table are void */
   GCOL_CUDA_TRY(cudaMemsetAsync(m->t.state, 0, sizeof(map_state), s));
   return gcol_from_cuda(with_ops(m, [&](auto ops) { return ops.fill(m->l, m->t, m->num_slots, s); }));
 }

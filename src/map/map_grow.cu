@@ -11,7 +11,8 @@
  * Measured figures: bench/RESULTS.md.
  *
  * When: the host keeps an upper bound of the non-empty slots (the last exact
- * count plus n of every insert-type call since). Only when bound + n would
+ * count plus n of every insert-type call since; none while a mutable device
+ * view may be writing). Only when bound + n would
  * pass max_load_factor * slots does a call read the exact counts (one
  * synchronization) and, if the batch does not fit, rebuild with the size
  * gcol_map_growth_target picks. Tombstones count as used, so erase-heavy
@@ -59,6 +60,7 @@ gcol_status_t rebuild(gcol_map *m, size_t capacity, bool empty, cudaStream_t s) 
     }
   }
   m->may_have_tombstones = 0;
+  m->device_writes = 0;
   return table_install(m, nt, s);
 }
 
@@ -67,7 +69,7 @@ gcol_status_t rebuild(gcol_map *m, size_t capacity, bool empty, cudaStream_t s) 
 gcol_status_t map_make_room(gcol_map *m, size_t n, cudaStream_t s) {
   if (!m->cfg.growable) return GCOL_SUCCESS;
   size_t limit = gcol_map_load_limit(m->num_slots, m->cfg.max_load_factor);
-  if (m->used_bound <= limit && n <= limit - m->used_bound) {
+  if (!m->device_writes && m->used_bound <= limit && n <= limit - m->used_bound) {
     m->used_bound += n;
     return GCOL_SUCCESS;
   }

@@ -1,17 +1,17 @@
-/* Device layer of the map: thin bulk kernels over the tile operations.
+/* Device layer of the map: thin bulk kernels over the bulk tile steps of
+ * gcol/device/detail/map_bulk.cuh (the same steps the device API runs).
  *
- * The bulk tile loop: a tile of T threads takes T consecutive inputs; each
- * thread loads and hashes its own key (coalesced, hashed once), then the tile
- * walks its ranks, broadcasting key, value and hash with shuffles, and probes
- * together. The grid is sized to fill the GPU once and strides over the input,
- * so counters are added once per warp at the end. */
+ * A tile of T threads takes T consecutive inputs; each thread loads and
+ * hashes its own key (coalesced, hashed once), then the tile walks its ranks
+ * and probes together. The grid is sized to fill the GPU once and strides
+ * over the input, so counters are added once per warp at the end. */
 #ifndef GCOL_SRC_MAP_MAP_KERNELS_CUH
 #define GCOL_SRC_MAP_MAP_KERNELS_CUH
 
 #include <cooperative_groups.h>
 #include "gcol/device/hash.cuh"
 #include "gcol/device/block_aggregate.cuh"
-#include "gcol/device/detail/map_tile.cuh"
+#include "gcol/device/detail/map_bulk.cuh"
 
 /* Resident blocks of 256 threads per SM that the upsert kernels are compiled
  * for (more blocks: fewer registers per thread). */
@@ -52,12 +52,7 @@ __device__ __forceinline__ bool load_key(const table_ref &t, const void *keys, s
                                          uint64_t &k, uint64_t &h) {
   if (i >= n) return false;
   k = load_bits<KB>(keys, i);
-  if (k == t.empty_key || k == t.erased_key) {
-    atomicOr(&t.state->flags, (unsigned)MAP_FLAG_RESERVED);
-    return false;
-  }
-  h = hash64(k, t.seed);
-  return true;
+  return accept_key(t, k, h);
 }
 
 /* The loop runs over whole warps (every lane iterates equally often), so the
@@ -85,19 +80,8 @@ __global__ void __launch_bounds__(256, GCOL_UPSERT_MIN_BLOCKS) upsert_kernel(tab
     uint64_t k = 0, h = 0, v = 0;
     bool valid = load_key<KB>(t, keys, i, n, k, h);
     if (valid) v = load_bits<VB>(values, i);
-    int my_status = UPSERT_NO_ROOM;
-    uint64_t my_stored = t.empty_value;
-    for (int r = 0; r < T; ++r) {
-      if (!tile.shfl(valid, r)) continue;
-      uint64_t stored = t.empty_value;
-      int st = tile_upsert<T, SB>(tile, t, tile.shfl(k, r), tile.shfl(v, r), tile.shfl(h, r), a, stored, pending);
-      if (st == UPSERT_INSERTED) ++inserted;
-      if (st == UPSERT_NO_ROOM) {
-        if (lane == 0) atomicOr(&t.state->flags, (unsigned)MAP_FLAG_FULL);
-        stored = t.empty_value;
-      }
-      if (lane == r) my_status = st, my_stored = stored;
-    }
+    uint64_t my_stored;
+    int my_status = bulk_upsert_step<T, SB>(tile, t, valid, k, v, h, a, my_stored, pending, inserted);
     __syncwarp();
     if (OUTPUTS && i < n) {
       store_bits<VB>(values_out, i, my_stored);
@@ -119,14 +103,8 @@ __global__ void find_kernel(table_ref t, const void *keys, size_t n, void *out, 
   GCOL_TILE_LOOP_BEGIN
     uint64_t k = 0, h = 0;
     bool valid = load_key<KB>(t, keys, i, n, k, h);
-    bool my_found = false;
-    uint64_t my_value = t.empty_value;
-    for (int r = 0; r < T; ++r) {
-      if (!tile.shfl(valid, r)) continue;
-      uint64_t value = t.empty_value;
-      bool found = tile_find<T, SB>(tile, t, tile.shfl(k, r), tile.shfl(h, r), value);
-      if (lane == r) my_found = found, my_value = found ? value : t.empty_value;
-    }
+    uint64_t my_value;
+    bool my_found = bulk_find_step<T, SB>(tile, t, valid, k, h, my_value);
     __syncwarp();
     if (i < n) {
       if (contains) static_cast<uint8_t *>(out)[i] = my_found;
@@ -142,10 +120,7 @@ __global__ void erase_kernel(table_ref t, const void *keys, size_t n, unsigned l
   GCOL_TILE_LOOP_BEGIN
     uint64_t k = 0, h = 0;
     bool valid = load_key<KB>(t, keys, i, n, k, h);
-    for (int r = 0; r < T; ++r) {
-      if (!tile.shfl(valid, r)) continue;
-      erased += tile_erase<T, SB>(tile, t, tile.shfl(k, r), tile.shfl(h, r));
-    }
+    bulk_erase_step<T, SB>(tile, t, valid, k, h, erased);
   }
   warp_add(&t.state->size, lane == 0 ? (unsigned long long)(0 - erased) : 0);
   warp_add(d_count, lane == 0 ? erased : 0);

@@ -20,6 +20,10 @@ struct gcol_map {
    * table was last rebuilt or cleared (else non-empty slots == live keys). */
   size_t used_bound;
   int may_have_tombstones;
+  /* A mutable device view of this table was handed out: kernels may insert
+   * and erase behind the host's back, so growth decisions count the slots
+   * until the next rebuild (which ends every view). */
+  int device_writes;
 };
 
 namespace gcol {

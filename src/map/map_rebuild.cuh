@@ -26,7 +26,7 @@
 #define GCOL_SRC_MAP_MAP_REBUILD_CUH
 
 #include "gcol/device/hash.cuh"
-#include "gcol/device/detail/map_tile.cuh"
+#include "gcol/device/detail/map_bulk.cuh"
 
 #ifndef GCOL_REBUILD_BLOCK
 #define GCOL_REBUILD_BLOCK 256
@@ -137,7 +137,7 @@ __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) deferred_kernel(table_ref 
   old_run(from, to, seg, SEG, &ob_lo, &ob_hi);
   const slot_t *run = static_cast<const slot_t *>(from.slots) + (size_t)ob_lo * BS;
   const size_t run_slots = (size_t)(ob_hi - ob_lo) * BS;
-  unsigned long long pending = 0; /* tile-uniform */
+  unsigned long long pending = 0, inserted = 0; /* tile-uniform */
   for (size_t w = 0;; w += 32) {
     slot_t s = L::make(from.empty_key, from.empty_value);
     if (w + lane < run_slots) s = run[w + lane];
@@ -145,13 +145,8 @@ __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) deferred_kernel(table_ref 
     unsigned end = __ballot_sync(0xffffffffu, k == from.empty_key); /* past the run reads as empty */
     bool valid = end ? lane < (unsigned)__ffs(end) - 1 : true;
     uint64_t h = valid ? hash64(k, to.seed) : 0, v = L::value(s);
-    for (int r = 0; r < T; ++r) {
-      if (!tile.shfl(valid, r)) continue;
-      uint64_t stored = 0;
-      if (tile_upsert<T, SB>(tile, to, tile.shfl(k, r), tile.shfl(v, r), tile.shfl(h, r), a, stored, pending) ==
-          UPSERT_NO_ROOM) /* cannot happen below load 1; latch it rather than lose a pair silently */
-        if (tile.thread_rank() == 0) atomicOr(&to.state->flags, (unsigned)MAP_FLAG_FULL);
-    }
+    uint64_t stored; /* cannot run out of room below load 1; a full map would be latched */
+    bulk_upsert_step<T, SB>(tile, to, valid, k, v, h, a, stored, pending, inserted);
     if (end) break;
   }
   if (tile.thread_rank() == 0 && pending) atomicAdd(&to.state->size, pending);

@@ -1,6 +1,10 @@
-/* Tile layer: one key probed by a tile of T threads (T = 1..32). Every lane
- * reads one 16-byte chunk of the current bucket; ballots over the tile decide
- * where the key is, where a free slot is, and whether the probe may stop.
+/* Tile layer: one key probed by a tile of W threads. A bucket is T 16-byte
+ * chunks (T, the map's tile, is 1, 2, 4 or 8); each lane reads C = T / W
+ * consecutive chunks of it (C = 1 for the library's own kernels, more when
+ * a user's tile is narrower than the map's, e.g. per-thread operations).
+ * Ballots over the tile decide where the key is, where a free slot is, and
+ * whether the probe may stop. A slot of the lane's chunks is named by its
+ * bit: chunk (bit / per_chunk), slot (bit % per_chunk).
  *
  * Termination: a probe stops at the key, or at a bucket holding an empty slot,
  * or after visiting every bucket once (the bucket count is prime, see
@@ -53,6 +57,68 @@ __device__ __forceinline__ typename layout<SB>::slot_t pick(const chunk<SB> &c, 
   return j ? c.s[layout<SB>::per_chunk - 1] : c.s[0];
 }
 
+/* The C chunks one lane reads of a bucket. */
+template <int SB, int C>
+struct lane_chunks {
+  chunk<SB> c[C];
+};
+
+template <int T, int SB, int C>
+__device__ __forceinline__ chunk<SB> *lane_base(const table_ref &t, uint32_t bucket, int lane) {
+  return static_cast<chunk<SB> *>(t.slots) + (size_t)bucket * T + (size_t)lane * C;
+}
+
+template <int SB, int C, bool RO>
+__device__ __forceinline__ lane_chunks<SB, C> load_lane(const chunk<SB> *p) {
+  lane_chunks<SB, C> l;
+#pragma unroll
+  for (int i = 0; i < C; ++i) l.c[i] = RO ? load_chunk_ro(p + i) : load_chunk_cg(p + i);
+  return l;
+}
+
+/* classify over a lane's chunks: bit i * per_chunk + j is slot j of chunk i. */
+template <int SB, int C>
+__device__ __forceinline__ void classify(const lane_chunks<SB, C> &l, uint64_t key, const table_ref &t,
+                                         unsigned &match, unsigned &empty, unsigned &erased) {
+  match = empty = erased = 0;
+#pragma unroll
+  for (int i = 0; i < C; ++i) {
+    unsigned m, e, x;
+    classify(l.c[i], key, t, m, e, x);
+    match |= m << (i * layout<SB>::per_chunk);
+    empty |= e << (i * layout<SB>::per_chunk);
+    erased |= x << (i * layout<SB>::per_chunk);
+  }
+}
+
+/* The slot named by bit, without a local-memory array. */
+template <int SB, int C>
+__device__ __forceinline__ typename layout<SB>::slot_t pick(const lane_chunks<SB, C> &l, unsigned bit) {
+  constexpr int PER = layout<SB>::per_chunk;
+  typename layout<SB>::slot_t s = l.c[0].s[0];
+#pragma unroll
+  for (int i = 0; i < C; ++i)
+    if (bit / PER == (unsigned)i) s = pick(l.c[i], bit % PER);
+  return s;
+}
+
+template <int SB>
+__device__ __forceinline__ typename layout<SB>::slot_t *slot_at(chunk<SB> *base, unsigned bit) {
+  return &base[bit / layout<SB>::per_chunk].s[bit % layout<SB>::per_chunk];
+}
+
+/* A tile of one thread (per-thread operations): the tile calls cost nothing. */
+struct solo_tile {
+  static constexpr unsigned num_threads() { return 1; }
+  __device__ __forceinline__ unsigned thread_rank() const { return 0; }
+  template <class X>
+  __device__ __forceinline__ X shfl(X x, int) const { return x; }
+  template <class X>
+  __device__ __forceinline__ X shfl_xor(X x, int) const { return x; }
+  __device__ __forceinline__ unsigned ballot(bool p) const { return p; }
+  __device__ __forceinline__ bool any(bool p) const { return p; }
+};
+
 /* Give up early when the map has no free slot at all. The tile first adds the
  * inserts it has not yet counted, so the count it reads is nearly current. */
 template <class Tile>
@@ -70,10 +136,11 @@ __device__ __forceinline__ bool map_is_full(const Tile &tile, const table_ref &t
 template <int T, int SB, class Tile>
 __device__ __forceinline__ bool tile_find(const Tile &tile, const table_ref &t, uint64_t key, uint64_t h,
                                           uint64_t &value) {
-  const chunk<SB> *chunks = static_cast<const chunk<SB> *>(t.slots);
+  constexpr int C = T / Tile::num_threads();
+  static_assert(C >= 1, "a probing tile is at most as wide as a bucket");
   probe_seq seq(h, t.num_buckets);
   for (uint32_t i = 0; i < t.num_buckets; ++i, seq.next()) {
-    chunk<SB> c = load_chunk_ro(chunks + (size_t)seq.bucket * T + tile.thread_rank());
+    lane_chunks<SB, C> c = load_lane<SB, C, true>(lane_base<T, SB, C>(t, seq.bucket, tile.thread_rank()));
     unsigned m, e, x;
     classify(c, key, t, m, e, x);
     unsigned who = tile.ballot(m != 0);
@@ -91,21 +158,22 @@ __device__ __forceinline__ bool tile_find(const Tile &tile, const table_ref &t, 
 template <int T, int SB, class Tile>
 __device__ __forceinline__ bool tile_erase(const Tile &tile, const table_ref &t, uint64_t key, uint64_t h) {
   typedef layout<SB> L;
-  chunk<SB> *chunks = static_cast<chunk<SB> *>(t.slots);
+  constexpr int C = T / Tile::num_threads();
+  static_assert(C >= 1, "a probing tile is at most as wide as a bucket");
   probe_seq seq(h, t.num_buckets);
   for (uint32_t i = 0; i < t.num_buckets; ++i, seq.next()) {
-    chunk<SB> *cp = chunks + (size_t)seq.bucket * T + tile.thread_rank();
-    chunk<SB> c = load_chunk_cg(cp);
+    chunk<SB> *cp = lane_base<T, SB, C>(t, seq.bucket, tile.thread_rank());
+    lane_chunks<SB, C> c = load_lane<SB, C, false>(cp);
     unsigned m, e, x;
     classify(c, key, t, m, e, x);
     unsigned who = tile.ballot(m != 0);
     if (who) {
       int src = __ffs(who) - 1, ok = 0;
-      if (tile.thread_rank() == src) {
-        unsigned j = __ffs(m) - 1;
-        typename L::slot_t *p = &cp->s[j];
+      if (tile.thread_rank() == (unsigned)src) {
+        unsigned bit = __ffs(m) - 1;
+        typename L::slot_t *p = slot_at(cp, bit);
         if constexpr (SB == 8) {
-          typename L::slot_t obs = pick(c, j);
+          typename L::slot_t obs = pick(c, bit);
           ok = atomicCAS(p, obs, L::make(t.erased_key, t.empty_value)) == obs;
         } else {
           ok = atomicCAS(&p->k, (unsigned long long)key, (unsigned long long)t.erased_key) == key;
@@ -196,7 +264,8 @@ __device__ __forceinline__ int tile_upsert(const Tile &tile, const table_ref &t,
                                            unsigned long long &pending) {
   typedef layout<SB> L;
   typedef typename L::slot_t slot_t;
-  chunk<SB> *chunks = static_cast<chunk<SB> *>(t.slots);
+  constexpr int C = T / Tile::num_threads();
+  static_assert(C >= 1, "a probing tile is at most as wide as a bucket");
   const int lane = tile.thread_rank();
   probe_seq seq(h, t.num_buckets);
   uint32_t visited = 0;
@@ -205,12 +274,12 @@ __device__ __forceinline__ int tile_upsert(const Tile &tile, const table_ref &t,
     probe_seq free_seq = seq;
     uint32_t free_visited = 0;
     int free_lane = 0;
-    unsigned free_j = 0;
+    unsigned free_bit = 0;
     bool free_was_empty = false; /* a free slot is (empty or erased key, empty_value) */
     for (; visited < t.num_buckets; ++visited, seq.next()) {
       if (visited >= 16 && (visited & 15) == 0 && map_is_full(tile, t, pending)) return UPSERT_NO_ROOM;
-      chunk<SB> *cp = chunks + (size_t)seq.bucket * T + lane;
-      chunk<SB> c = load_chunk_cg(cp);
+      chunk<SB> *cp = lane_base<T, SB, C>(t, seq.bucket, lane);
+      lane_chunks<SB, C> c = load_lane<SB, C, false>(cp);
       unsigned m, e, x;
       classify(c, key, t, m, e, x);
       unsigned who = tile.ballot(m != 0);
@@ -218,8 +287,8 @@ __device__ __forceinline__ int tile_upsert(const Tile &tile, const table_ref &t,
         int src = __ffs(who) - 1;
         uint64_t v = 0;
         if (lane == src) {
-          unsigned j = __ffs(m) - 1;
-          v = on_present<SB>(&cp->s[j], pick(c, j), key, value, a, t);
+          unsigned bit = __ffs(m) - 1;
+          v = on_present<SB>(slot_at(cp, bit), pick(c, bit), key, value, a, t);
         }
         stored = tile.shfl(v, src);
         return UPSERT_PRESENT;
@@ -232,8 +301,8 @@ __device__ __forceinline__ int tile_upsert(const Tile &tile, const table_ref &t,
           free_seq = seq;
           free_visited = visited;
           if (lane == free_lane) {
-            free_j = __ffs(e | x) - 1;
-            free_was_empty = (e >> free_j) & 1;
+            free_bit = __ffs(e | x) - 1;
+            free_was_empty = (e >> free_bit) & 1;
           }
         }
       }
@@ -244,7 +313,7 @@ __device__ __forceinline__ int tile_upsert(const Tile &tile, const table_ref &t,
     int won = 0;
     uint64_t key_now = 0, v = 0;
     if (lane == free_lane) {
-      slot_t *p = &chunks[(size_t)free_seq.bucket * T + lane].s[free_j];
+      slot_t *p = slot_at(lane_base<T, SB, C>(t, free_seq.bucket, lane), free_bit);
       slot_t now, obs = L::make(free_was_empty ? t.empty_key : t.erased_key, t.empty_value);
       won = claim<SB>(p, obs, key, value, t.key_cas, &now);
       key_now = L::key(now);

@@ -1,0 +1,165 @@
+/* Device-API benchmark (issue 7): insert and find of 100M i64->i64 pairs at
+ * load 0.5 (GCOL_BENCH_N overrides n) from user-style kernels through
+ * gcol::map_mutable_view / gcol::map_view, with (a) one key per tile (every
+ * thread of the tile loads the key and hashes it) and (b) bulk tile calls
+ * (each thread loads and hashes its own key once), tiles of 1 to 32 threads,
+ * next to the host bulk API. Targets: bulk >= 1.05x per-key at the best tile
+ * size, and bulk within 3% of the host API. Median of 5 runs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <cooperative_groups.h>
+#include "bench_common.h"
+#include "gcol/gcol.h"
+#include "gcol/device/map.cuh"
+
+namespace cg = cooperative_groups;
+typedef gcol::map_mutable_view<int64_t, int64_t> mview_t;
+typedef gcol::map_view<int64_t, int64_t> view_t;
+
+#define REPS 5
+#define BLOCK 256
+static bench_gpu_t gpu;
+static bench_timer_t timer;
+static cudaStream_t stream;
+
+/* (a) one key per tile, grid-stride over keys */
+template <int W>
+__global__ void __launch_bounds__(BLOCK) insert_per_key(mview_t m, const int64_t *keys, const int64_t *vals, size_t n) {
+  auto tile = cg::tiled_partition<W>(cg::this_thread_block());
+  const size_t tiles = (size_t)gridDim.x * BLOCK / W;
+  for (size_t i = ((size_t)blockIdx.x * BLOCK + threadIdx.x) / W; i < n; i += tiles) m.insert(tile, keys[i], vals[i]);
+}
+template <int W>
+__global__ void __launch_bounds__(BLOCK) find_per_key(view_t m, const int64_t *keys, size_t n, int64_t *out) {
+  auto tile = cg::tiled_partition<W>(cg::this_thread_block());
+  const size_t tiles = (size_t)gridDim.x * BLOCK / W;
+  for (size_t i = ((size_t)blockIdx.x * BLOCK + threadIdx.x) / W; i < n; i += tiles) {
+    int64_t v = m.empty_value();
+    m.find(tile, keys[i], &v);
+    if (tile.thread_rank() == 0) out[i] = v;
+  }
+}
+
+/* (b) bulk: a warp's 32 keys per step, grid-stride (each tile takes its W of them) */
+template <int W>
+__global__ void __launch_bounds__(BLOCK) insert_bulk(mview_t m, const int64_t *keys, const int64_t *vals, size_t n) {
+  auto tile = cg::tiled_partition<W>(cg::this_thread_block());
+  const size_t stride = (size_t)gridDim.x * BLOCK;
+  for (size_t base = ((size_t)blockIdx.x * BLOCK + threadIdx.x) / W * W; base < n; base += stride) {
+    size_t last = base + W < n ? base + W : n;
+    m.insert(tile, keys + base, keys + last, vals + base);
+  }
+}
+template <int W>
+__global__ void __launch_bounds__(BLOCK) find_bulk(view_t m, const int64_t *keys, size_t n, int64_t *out) {
+  auto tile = cg::tiled_partition<W>(cg::this_thread_block());
+  const size_t stride = (size_t)gridDim.x * BLOCK;
+  for (size_t base = ((size_t)blockIdx.x * BLOCK + threadIdx.x) / W * W; base < n; base += stride) {
+    size_t last = base + W < n ? base + W : n;
+    m.find(tile, keys + base, keys + last, out + base);
+  }
+}
+
+template <class K>
+static unsigned grid_of(K kernel) {
+  int per_sm = 0;
+  BENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, BLOCK, 0));
+  return (unsigned)(per_sm * gpu.num_sms);
+}
+
+struct times {
+  double insert, find;
+};
+
+/* Median insert (into the cleared map) and find times of one variant;
+ * kind 0: host API, 1: per-key, 2: bulk. */
+template <int W>
+static times run(gcol_map_t *m, int kind, const int64_t *keys, const int64_t *vals, int64_t *out, size_t n) {
+  double ins[REPS], fnd[REPS];
+  for (int r = 0; r < REPS; ++r) {
+    bench_ok(gcol_map_clear(m, stream), "clear");
+    gcol_map_mutable_view_t mv;
+    gcol_map_view_t v;
+    bench_ok(gcol_map_device_mutable_view(m, &mv), "mutable view");
+    bench_ok(gcol_map_device_view(m, &v), "view");
+    mview_t mm(mv);
+    view_t vv(v);
+    if (!mm.compatible()) bench_check(cudaErrorInvalidValue, "view types");
+    bench_timer_start(&timer, stream);
+    if (kind == 0) bench_ok(gcol_map_insert(m, keys, vals, n, NULL, stream), "insert");
+    if (kind == 1) insert_per_key<W><<<grid_of(insert_per_key<W>), BLOCK, 0, stream>>>(mm, keys, vals, n);
+    if (kind == 2) insert_bulk<W><<<grid_of(insert_bulk<W>), BLOCK, 0, stream>>>(mm, keys, vals, n);
+    ins[r] = bench_timer_stop_ms(&timer, stream);
+    BENCH_CUDA(cudaGetLastError());
+    bench_timer_start(&timer, stream);
+    if (kind == 0) bench_ok(gcol_map_find(m, keys, n, out, stream), "find");
+    if (kind == 1) find_per_key<W><<<grid_of(find_per_key<W>), BLOCK, 0, stream>>>(vv, keys, n, out);
+    if (kind == 2) find_bulk<W><<<grid_of(find_bulk<W>), BLOCK, 0, stream>>>(vv, keys, n, out);
+    fnd[r] = bench_timer_stop_ms(&timer, stream);
+    BENCH_CUDA(cudaGetLastError());
+  }
+  size_t size = 0;
+  bench_ok(gcol_map_size(m, &size, stream), "size");
+  bench_ok(gcol_map_status(m, stream), "status");
+  if (size != n) fprintf(stderr, "bench: size %zu after inserting %zu keys\n", size, n);
+  /* every find returned the inserted value: spot-check the last run's output */
+  int64_t got[4], want[4];
+  for (int j = 0; j < 4; ++j) {
+    size_t i = (size_t)j * (n / 4);
+    BENCH_CUDA(cudaMemcpy(&got[j], out + i, 8, cudaMemcpyDeviceToHost));
+    BENCH_CUDA(cudaMemcpy(&want[j], vals + i, 8, cudaMemcpyDeviceToHost));
+    if (got[j] != want[j]) fprintf(stderr, "bench: find %zu returned %lld, inserted %lld\n", i, (long long)got[j], (long long)want[j]);
+  }
+  return times{bench_median(ins, REPS), bench_median(fnd, REPS)};
+}
+
+static double gops(size_t n, double ms) { return (double)n / (ms * 1e-3) / 1e9; }
+
+template <int W>
+static void tile_row(gcol_map_t *m, const int64_t *keys, const int64_t *vals, int64_t *out, size_t n, times *best_key,
+                     times *best_bulk) {
+  times a = run<W>(m, 1, keys, vals, out, n), b = run<W>(m, 2, keys, vals, out, n);
+  printf("%4d %12.2f %12.2f %12.2f %12.2f\n", W, gops(n, a.insert), gops(n, b.insert), gops(n, a.find), gops(n, b.find));
+  if (a.insert < best_key->insert) best_key->insert = a.insert;
+  if (a.find < best_key->find) best_key->find = a.find;
+  if (b.insert < best_bulk->insert) best_bulk->insert = b.insert;
+  if (b.find < best_bulk->find) best_bulk->find = b.find;
+}
+
+int main(void) {
+  if (bench_init(&gpu)) return 0;
+  bench_timer_init(&timer);
+  BENCH_CUDA(cudaStreamCreate(&stream));
+  size_t n = bench_size("GCOL_BENCH_N", 100000000);
+  int64_t *keys = (int64_t *)bench_unique_keys(n, 8, 1000), *vals = (int64_t *)bench_unique_keys(n, 8, 77), *out = NULL;
+  BENCH_CUDA(cudaMalloc(&out, n * 8));
+  gcol_map_config_t c = gcol_map_config_default(GCOL_I64, GCOL_I64);
+  c.capacity = 2 * n;
+  gcol_map_t *m = NULL;
+  bench_ok(gcol_map_create(&m, &c, stream), "create");
+
+  printf("\ndevice API, %zu i64->i64 pairs at load 0.5, user kernels of %d threads per block, median of %d runs\n", n,
+         BLOCK, REPS);
+  printf("%4s %12s %12s %12s %12s   (G ops/s)\n", "tile", "insert/key", "insert/bulk", "find/key", "find/bulk");
+  times host = run<1>(m, 0, keys, vals, out, n), key = {1e30, 1e30}, bulk = {1e30, 1e30};
+  tile_row<1>(m, keys, vals, out, n, &key, &bulk);
+  tile_row<2>(m, keys, vals, out, n, &key, &bulk);
+  tile_row<4>(m, keys, vals, out, n, &key, &bulk);
+  tile_row<8>(m, keys, vals, out, n, &key, &bulk);
+  tile_row<16>(m, keys, vals, out, n, &key, &bulk);
+  tile_row<32>(m, keys, vals, out, n, &key, &bulk);
+  const char *ops[2] = {"insert", "find"};
+  double h[2] = {host.insert, host.find}, k[2] = {key.insert, key.find}, b[2] = {bulk.insert, bulk.find};
+  for (int o = 0; o < 2; ++o) {
+    double vs_key = k[o] / b[o], vs_host = h[o] / b[o];
+    printf("%-6s host API %.2f G/s; best bulk %.2f, best per-key %.2f: bulk/per-key %.3fx (target >= 1.05x) %s; "
+           "bulk/host %.3fx (target >= 0.97x) %s\n",
+           ops[o], gops(n, h[o]), gops(n, b[o]), gops(n, k[o]), vs_key, vs_key >= 1.05 ? "met" : "MISSED", vs_host,
+           vs_host >= 0.97 ? "met" : "MISSED");
+  }
+  gcol_map_destroy(m);
+  BENCH_CUDA(cudaFree(keys));
+  BENCH_CUDA(cudaFree(vals));
+  BENCH_CUDA(cudaFree(out));
+  return 0;
+}
