@@ -41,6 +41,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
 #include "gcol/gcol.h"
 #include "gcol/device/detail/map_bulk.cuh"
 
@@ -128,6 +129,15 @@ __device__ __forceinline__ auto on_first_worker(const Tile &tile, Op op) {
     if (tile.thread_rank() < (unsigned)T) r = op(w);
     return tile.shfl(r, 0);
   }
+}
+
+/* Add x to *dst with one atomic per group of threads that arrive together
+ * (a warp's worth of per-thread calls): the map's size is one word, and an
+ * atomic per call on it would serialize the whole grid. */
+__device__ __forceinline__ void add_count(unsigned long long *dst, unsigned long long x) {
+  auto g = cooperative_groups::coalesced_threads();
+  unsigned long long sum = cooperative_groups::reduce(g, x, cooperative_groups::plus<unsigned long long>());
+  if (g.thread_rank() == 0 && sum) atomicAdd(dst, sum);
 }
 
 /* Sum of x over the tile's threads (every thread gets it). */
@@ -228,7 +238,7 @@ class map_view {
 
  protected:
   template <class Tile, class Store>
-  __device__ void lookup_range(const Tile &tile, const Key *first, const Key *last, Store store) const {
+  __device__ __forceinline__ void lookup_range(const Tile &tile, const Key *first, const Key *last, Store store) const {
     const detail::table_ref t = detail::table_of(v_);
     const size_t n = (size_t)(last - first);
     detail::with_bucket(v_.bucket_chunks, [&](auto tc) {
@@ -287,7 +297,7 @@ class map_mutable_view : public map_view<Key, Value> {
       constexpr int T = decltype(tc)::value;
       return detail::on_first_worker<T>(tile, [&](const auto &w) {
         int erased = detail::tile_erase<T, SB>(w, t, k, h);
-        if (erased && w.thread_rank() == 0) atomicAdd(&t.state->size, ~0ULL); /* minus one */
+        detail::add_count(&t.state->size, erased && w.thread_rank() == 0 ? ~0ULL : 0); /* minus one */
         return erased;
       });
     }) != 0;
@@ -331,7 +341,7 @@ class map_mutable_view : public map_view<Key, Value> {
 
  private:
   template <class Tile>
-  __device__ detail::upsert_result upsert(const Tile &tile, Key key, Value value, detail::upsert_args a) const {
+  __device__ __forceinline__ detail::upsert_result upsert(const Tile &tile, Key key, Value value, detail::upsert_args a) const {
     detail::table_ref t = detail::table_of(v_);
     uint64_t k = detail::bits_of(key), v = detail::bits_of(value), h = 0;
     if (!detail::accept_key(t, k, h)) return detail::upsert_result{detail::UPSERT_NO_ROOM, t.empty_value};
@@ -341,17 +351,16 @@ class map_mutable_view : public map_view<Key, Value> {
         unsigned long long pending = 0;
         detail::upsert_result r{0, t.empty_value};
         r.status = detail::tile_upsert<T, SB>(w, t, k, v, h, a, r.stored, pending);
-        if (w.thread_rank() == 0) {
-          if (pending) atomicAdd(&t.state->size, pending);
-          if (r.status == detail::UPSERT_NO_ROOM) atomicOr(&t.state->flags, (unsigned)detail::MAP_FLAG_FULL);
-        }
+        if (w.thread_rank() == 0 && r.status == detail::UPSERT_NO_ROOM)
+          atomicOr(&t.state->flags, (unsigned)detail::MAP_FLAG_FULL);
+        detail::add_count(&t.state->size, w.thread_rank() == 0 ? pending : 0);
         return r;
       });
     });
   }
 
   template <class Tile>
-  __device__ bool upsert_each(const Tile &tile, bool active, Key key, Value value, detail::upsert_args a) const {
+  __device__ __forceinline__ bool upsert_each(const Tile &tile, bool active, Key key, Value value, detail::upsert_args a) const {
     const detail::table_ref t = detail::table_of(v_);
     uint64_t k = detail::bits_of(key), v = detail::bits_of(value), h = 0;
     bool valid = active && detail::accept_key(t, k, h);
@@ -361,13 +370,13 @@ class map_mutable_view : public map_view<Key, Value> {
       unsigned long long pending = 0, inserted = 0;
       uint64_t stored;
       int st = detail::bulk_upsert_step<T, SB>(w, t, valid, k, v, h, a, stored, pending, inserted);
-      if (w.thread_rank() == 0 && pending) atomicAdd(&t.state->size, pending);
+      detail::add_count(&t.state->size, w.thread_rank() == 0 ? pending : 0);
       return st == detail::UPSERT_INSERTED;
     });
   }
 
   template <class Tile>
-  __device__ size_t upsert_range(const Tile &tile, const Key *first, const Key *last, const Value *values,
+  __device__ __forceinline__ size_t upsert_range(const Tile &tile, const Key *first, const Key *last, const Value *values,
                                  detail::upsert_args a) const {
     const detail::table_ref t = detail::table_of(v_);
     const size_t n = (size_t)(last - first);
@@ -382,7 +391,7 @@ class map_mutable_view : public map_view<Key, Value> {
         uint64_t v = valid ? detail::bits_of(values[i]) : 0;
         detail::bulk_upsert_step<T, SB>(w, t, valid, k, v, h, a, stored, pending, inserted);
       }
-      if (w.thread_rank() == 0 && pending) atomicAdd(&t.state->size, pending);
+      detail::add_count(&t.state->size, w.thread_rank() == 0 ? pending : 0);
       return (size_t)detail::tile_sum(tile, w.thread_rank() == 0 ? inserted : 0);
     });
   }
