@@ -3,6 +3,9 @@
 #   make test       build everything and run every test (GPU tests skip without a GPU)
 #   make demo       build and run the main example
 #   make bench      benchmarks (needs a GPU)
+#   make install    headers, libgcol.a/.so, gcol.pc and the CMake package under PREFIX
+#   make uninstall  remove exactly what install put there (its manifest)
+#   make bench-python  Python binding overhead and 100M-key insert (needs a GPU)
 # GPU_ARCHS is the one knob for the GPU targets.
 
 CUDA_HOME ?= /usr/local/cuda
@@ -26,7 +29,7 @@ NVFLAGS += -std=c++17 $(GPU_ARCHS) $(INC) -Xcompiler -fPIC,-Wall,-Wextra --expt-
 LDLIBS  := -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++ -lpthread -ldl -lrt -lm
 
 # ---- library ---------------------------------------------------------------
-LIB_C   := src/core/status.c src/map/map_config.c src/map/map_policy.c
+LIB_C   := src/core/status.c src/core/version.c src/map/map_config.c src/map/map_policy.c
 LIB_CU  := src/map/map.cu
 LIB_CU  += src/map/map_table.cu src/map/map_grow.cu
 LIB_CU  += src/sssp/graph.cu src/sssp/sssp.cu src/sssp/heap_replay.cu src/sssp/heap_bench.cu
@@ -39,6 +42,11 @@ PAIRS   := 4_4 4_8 8_4 8_8
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.o) \
            $(PAIRS:%=$(BUILD)/src/map/map_instance_%.o)
 LIB_OBJ += $(PAIRS:%=$(BUILD)/src/multimap/mm_instance_%.o)
+
+# The library version comes from the public header's macros, nowhere else.
+version_part = $(shell sed -n 's/^\#define GCOL_VERSION_$(1) \([0-9]*\)$$/\1/p' include/gcol/gcol.h)
+VERSION_MAJOR := $(call version_part,MAJOR)
+VERSION       := $(VERSION_MAJOR).$(call version_part,MINOR).$(call version_part,PATCH)
 
 all: $(BUILD)/libgcol.a $(BUILD)/libgcol.so
 
@@ -63,8 +71,12 @@ $(BUILD)/src/multimap/mm_instance_%.o: src/multimap/mm_instance.cu
 $(BUILD)/libgcol.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
+# SONAME libgcol.so.MAJOR. The static CUDA runtime inside stays private
+# (--exclude-libs): a process that also loads another libcudart (PyTorch, CuPy)
+# must not have gcol's runtime calls bound to that one, nor the reverse.
 $(BUILD)/libgcol.so: $(LIB_OBJ)
-	$(NVCC) -shared $(GPU_ARCHS) $^ -o $@
+	$(NVCC) -shared $(GPU_ARCHS) $^ -Xlinker -soname=libgcol.so.$(VERSION_MAJOR) \
+	  -Xlinker --exclude-libs=ALL -o $@
 
 # ---- tests, examples, benchmarks -----------------------------------------------
 TEST_SRC := $(wildcard tests/*.c)
@@ -96,8 +108,9 @@ header-check:
 
 build-all: all $(BUILD)/gcol_tests $(EXAMPLES) $(BENCHES) header-check
 
+# C suite, install + consumer checks, pytest; one combined summary line last.
 test: build-all
-	$(BUILD)/gcol_tests
+	+@MAKE="$(MAKE)" CUDA_HOME="$(CUDA_HOME)" tests/run_all.sh $(BUILD)
 
 demo: $(BUILD)/examples/map_demo
 	$(BUILD)/examples/map_demo
@@ -110,9 +123,19 @@ bench: $(BENCHES)
 	$(BUILD)/bench/bench_multimap
 	$(BUILD)/bench/bench_map_device
 
+bench-python: all
+	GCOL_LIBRARY=$(BUILD)/libgcol.so python3 bench/bench_python.py
+
+PREFIX ?= /usr/local
+install: all
+	@scripts/install "$(DESTDIR)$(PREFIX)" "$(PREFIX)" "$(BUILD)" "$(VERSION)" "$(CUDA_HOME)"
+
+uninstall:
+	@scripts/uninstall "$(DESTDIR)$(PREFIX)"
+
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all build-all test demo bench clean header-check
+.PHONY: all build-all test demo bench bench-python clean header-check install uninstall
 .SECONDARY:
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -28,6 +28,12 @@ extern "C" {
 #define GCOL_VERSION_MINOR 1
 #define GCOL_VERSION_PATCH 0
 
+/* The version of the library actually loaded, as
+ * GCOL_VERSION_MAJOR * 10000 + GCOL_VERSION_MINOR * 100 + GCOL_VERSION_PATCH
+ * (0.1.0 is 100). Compare it with the macros above to catch a program built
+ * against one header and run with another libgcol.so. Needs no device. */
+unsigned int gcol_version(void);
+
 /* ------------------------------------------------------------------------ */
 /* Status                                                                   */
 /* ------------------------------------------------------------------------ */

@@ -41,7 +41,6 @@
 #include <stdint.h>
 #include <string.h>
 #include <cooperative_groups.h>
-#include <cooperative_groups/reduce.h>
 #include "gcol/gcol.h"
 #include "gcol/device/detail/map_bulk.cuh"
 
@@ -131,13 +130,22 @@ __device__ __forceinline__ auto on_first_worker(const Tile &tile, Op op) {
   }
 }
 
-/* Add x to *dst with one atomic per group of threads that arrive together
- * (a warp's worth of per-thread calls): the map's size is one word, and an
- * atomic per call on it would serialize the whole grid. */
+/* Add x to *dst with one atomic per set of lanes that arrive together (a
+ * warp's worth of per-thread calls): the map's size is one word, and an
+ * atomic per call on it serialized the grid (1.3 G inserts/s). The warp
+ * sum is exact mod 2^64 from four 16-bit redux sums. */
 __device__ __forceinline__ void add_count(unsigned long long *dst, unsigned long long x) {
-  auto g = cooperative_groups::coalesced_threads();
-  unsigned long long sum = cooperative_groups::reduce(g, x, cooperative_groups::plus<unsigned long long>());
-  if (g.thread_rank() == 0 && sum) atomicAdd(dst, sum);
+#if __CUDA_ARCH__ >= 800
+  const unsigned mask = __activemask();
+  unsigned long long sum = 0;
+#pragma unroll
+  for (int s = 0; s < 64; s += 16) sum += (unsigned long long)__reduce_add_sync(mask, (unsigned)(x >> s) & 0xffffu) << s;
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  if (lane == (unsigned)(__ffs(mask) - 1) && sum) atomicAdd(dst, sum);
+#else
+  if (x) atomicAdd(dst, x);
+#endif
 }
 
 /* Sum of x over the tile's threads (every thread gets it). */

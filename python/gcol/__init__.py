@@ -1,0 +1,35 @@
+"""gcol for Python: GPU hash maps, multimaps and shortest paths over gcol's C
+library (libgcol.so, through ctypes), on CuPy, PyTorch, Numba or any DLPack
+device arrays, without copying through the host.
+
+    import cupy, gcol
+    m = gcol.Map("int64", "float64", capacity=2 * n)
+    m.insert_or_apply(keys, values, gcol.ADD)      # group-by sum
+    keys, sums = m.retrieve_all()
+
+Errors are GcolError subclasses carrying the C status (``.status``).
+"""
+from ._errors import (CudaError, FullError, GcolError, InvalidArgumentError, LibraryNotFoundError,
+                      NoDeviceError, OutOfMemoryError, ReservedKeyError, Status)
+from ._map import ADD, MAX, MIN, Map, Op
+from ._multimap import Multimap
+from ._sssp import Graph, shortest_paths
+from ._version import __version__
+
+
+def library_path():
+    """The path of the libgcol.so in use (loading it if needed)."""
+    from ._lib import functions
+    return functions().path
+
+
+def version():
+    """The loaded library's version as (major, minor, patch)."""
+    from ._lib import functions
+    v = functions().version()
+    return (v // 10000, v // 100 % 100, v % 100)
+
+
+__all__ = ["Map", "Multimap", "Graph", "shortest_paths", "Op", "ADD", "MIN", "MAX", "Status", "GcolError",
+           "InvalidArgumentError", "OutOfMemoryError", "NoDeviceError", "CudaError", "FullError",
+           "ReservedKeyError", "LibraryNotFoundError", "library_path", "version", "__version__"]

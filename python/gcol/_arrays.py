@@ -1,0 +1,335 @@
+"""Device arrays from the caller's library, seen as (pointer, count, dtype).
+
+Nothing is copied and no element is touched on the host. Each input type is
+matched once to a Library that knows how to read it, which stream is current
+for it, and how to allocate outputs of the same kind:
+  PyTorch CUDA tensors, CuPy arrays (their own attributes: fastest),
+  Numba and any other __cuda_array_interface__ producer,
+  any __dlpack__ producer, and bare DLPack capsules (torch.utils.dlpack).
+"""
+import ctypes
+import datetime
+import math
+import sys
+
+from ._dtypes import ITEM_SIZE, dtype_name
+from ._errors import InvalidArgumentError
+
+
+class View:
+    """A C-contiguous device array: pointer, element count, dtype name, shape,
+    its Library, and the object it came from (kept alive with the view)."""
+
+    __slots__ = ("ptr", "n", "dtype", "shape", "lib", "obj", "stream_hint")
+
+    def __init__(self, ptr, n, dtype, shape, lib, obj, stream_hint=None):
+        self.ptr, self.n, self.dtype, self.shape = ptr, n, dtype, shape
+        self.lib, self.obj, self.stream_hint = lib, obj, stream_hint
+
+
+def _refuse_host(obj):
+    raise InvalidArgumentError(
+        "gcol needs device arrays (CuPy, PyTorch CUDA tensors, __cuda_array_interface__ or DLPack "
+        "on a CUDA device), not the host array %s; copy it to the GPU first" % type(obj).__name__)
+
+
+def _refuse_strided(obj):
+    raise InvalidArgumentError("gcol needs C-contiguous arrays; %s is strided (make a contiguous "
+                               "copy on the device)" % type(obj).__name__)
+
+
+def _c_contiguous(shape, strides, itemsize):
+    """Strides (in units where one element is itemsize) describe a dense C-order array."""
+    if 0 in shape:
+        return True
+    expected = itemsize
+    for dim, stride in zip(reversed(shape), reversed(strides)):
+        if dim != 1 and stride != expected:
+            return False
+        expected *= dim
+    return True
+
+
+class Library:
+    """How one kind of array is read, which stream is current for it, and how
+    outputs are allocated. The base allocates through CuPy or PyTorch."""
+
+    name = "array"
+
+    def view(self, obj):
+        raise NotImplementedError
+
+    def stream(self, view):
+        """The stream to run on when the caller names none (an int or a stream object)."""
+        return view.stream_hint or 0
+
+    def default_stream(self):
+        return 0
+
+    def empty(self, shape, dtype, like):
+        return fallback_library().empty(shape, dtype, None)
+
+
+class Torch(Library):
+    name = "torch"
+
+    def __init__(self):
+        import torch
+        self.torch = torch
+        self.dtypes = {getattr(torch, n): n for n in ITEM_SIZE if hasattr(torch, n)}
+        # the raw handle without building a Stream object: much cheaper per call
+        self.raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+
+    def view(self, t):
+        if not t.is_cuda:
+            _refuse_host(t)
+        if not t.is_contiguous():
+            _refuse_strided(t)
+        dtype = self.dtypes.get(t.dtype)
+        if dtype is None:
+            dtype_name(t.dtype)  # raises the unsupported-dtype error
+        return View(t.data_ptr(), t.numel(), dtype, tuple(t.shape), self, t)
+
+    def stream(self, view):
+        if self.raw_stream is not None:
+            return self.raw_stream(view.obj.get_device())
+        return self.torch.cuda.current_stream(view.obj.device)
+
+    def default_stream(self):
+        return self.torch.cuda.current_stream()
+
+    def empty(self, shape, dtype, like):
+        t = getattr(self.torch, dtype, None)
+        if t is None:
+            raise InvalidArgumentError("this PyTorch has no torch.%s" % dtype)
+        return self.torch.empty(shape, dtype=t, device=like.obj.device if like is not None else "cuda")
+
+
+class Cupy(Library):
+    name = "cupy"
+
+    def __init__(self):
+        import cupy
+        self.cupy = cupy
+        self.dtypes = {}  # numpy dtype -> name, filled as seen
+
+    def view(self, a):
+        if not a.flags.c_contiguous:
+            _refuse_strided(a)
+        dtype = self.dtypes.get(a.dtype)
+        if dtype is None:
+            dtype = self.dtypes[a.dtype] = dtype_name(a.dtype)
+        return View(a.data.ptr, a.size, dtype, a.shape, self, a)
+
+    def stream(self, view):
+        return self.cupy.cuda.get_current_stream()
+
+    def default_stream(self):
+        return self.cupy.cuda.get_current_stream()
+
+    def empty(self, shape, dtype, like):
+        return self.cupy.empty(shape, dtype=dtype)
+
+
+class CudaArrayInterface(Library):
+    """__cuda_array_interface__ (v2/v3): the producer's stream, when it names
+    one, is the stream to run on."""
+
+    name = "cuda_array_interface"
+
+    def view(self, obj):
+        cai = obj.__cuda_array_interface__
+        if cai.get("mask") is not None:
+            raise InvalidArgumentError("masked arrays are not supported")
+        shape = tuple(cai["shape"])
+        dtype = dtype_name(cai["typestr"])
+        strides = cai.get("strides")
+        if strides is not None and not _c_contiguous(shape, strides, ITEM_SIZE[dtype]):
+            _refuse_strided(obj)
+        return View(cai["data"][0], math.prod(shape), dtype, shape, self, obj, cai.get("stream"))
+
+
+class Numba(CudaArrayInterface):
+    name = "numba"
+
+    def empty(self, shape, dtype, like):
+        from numba import cuda
+        return cuda.device_array(shape, dtype=dtype)
+
+
+# ---- DLPack ------------------------------------------------------------------
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+_DELETER = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+
+class _DLManagedTensor(ctypes.Structure):
+    _fields_ = [("dl_tensor", _DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", _DELETER)]
+
+
+class _DLManagedTensorVersioned(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32 * 2), ("manager_ctx", ctypes.c_void_p),
+                ("deleter", _DELETER), ("flags", ctypes.c_uint64), ("dl_tensor", _DLTensor)]
+
+
+# (name, name once consumed, layout). PyCapsule_SetName keeps the char pointer,
+# so the new names must live as long as the capsules: module constants do.
+_CAPSULE_LAYOUTS = ((b"dltensor", b"used_dltensor", _DLManagedTensor),
+                    (b"dltensor_versioned", b"used_dltensor_versioned", _DLManagedTensorVersioned))
+_DL_CUDA_TYPES = (2, 13)  # kDLCUDA, kDLCUDAManaged
+_DL_DTYPES = {(0, 32): "int32", (0, 64): "int64", (1, 32): "uint32", (1, 64): "uint64",
+              (2, 32): "float32", (2, 64): "float64", (1, 8): "bool", (6, 8): "bool"}
+_capsule_api = ctypes.pythonapi
+_capsule_api.PyCapsule_IsValid.restype = ctypes.c_int
+_capsule_api.PyCapsule_IsValid.argtypes = (ctypes.py_object, ctypes.c_char_p)
+_capsule_api.PyCapsule_GetPointer.restype = ctypes.c_void_p
+_capsule_api.PyCapsule_GetPointer.argtypes = (ctypes.py_object, ctypes.c_char_p)
+_capsule_api.PyCapsule_SetName.restype = ctypes.c_int
+_capsule_api.PyCapsule_SetName.argtypes = (ctypes.py_object, ctypes.c_char_p)
+CapsuleType = type(datetime.datetime_CAPI)
+
+
+class _DLPackOwner:
+    """Owns a consumed DLPack tensor: calls its deleter when the view is dropped."""
+
+    __slots__ = ("address", "deleter", "source")
+
+    def __init__(self, address, deleter, source):
+        self.address, self.deleter, self.source = address, deleter, source
+
+    def __del__(self):
+        if self.deleter:
+            self.deleter(self.address)
+
+
+class DLPack(Library):
+    """Bare DLPack capsules and __dlpack__ producers. The capsule is consumed
+    (renamed "used_...") and its deleter runs when the view goes away."""
+
+    name = "dlpack"
+
+    def view(self, obj):
+        capsule = obj if type(obj) is CapsuleType else obj.__dlpack__()
+        for name, used_name, layout in _CAPSULE_LAYOUTS:
+            if _capsule_api.PyCapsule_IsValid(capsule, name):
+                break
+        else:
+            raise InvalidArgumentError("not an unused DLPack capsule (each can be consumed once)")
+        address = _capsule_api.PyCapsule_GetPointer(capsule, name)
+        managed = layout.from_address(address)
+        t = managed.dl_tensor
+        owner = _DLPackOwner(address, managed.deleter, obj)
+        _capsule_api.PyCapsule_SetName(capsule, used_name)
+        if t.device.device_type not in _DL_CUDA_TYPES:
+            _refuse_host(obj)
+        dtype = _DL_DTYPES.get((t.dtype.code, t.dtype.bits)) if t.dtype.lanes == 1 else None
+        if dtype is None:
+            raise InvalidArgumentError("unsupported DLPack dtype (code %d, %d bits, %d lanes)"
+                                       % (t.dtype.code, t.dtype.bits, t.dtype.lanes))
+        shape = tuple(t.shape[i] for i in range(t.ndim))
+        if t.strides and not _c_contiguous(shape, [t.strides[i] for i in range(t.ndim)], 1):
+            _refuse_strided(obj)
+        return View((t.data or 0) + t.byte_offset, math.prod(shape), dtype, shape, self, owner)
+
+
+class Refuse(Library):
+    """Anything that is not a device array."""
+
+    def view(self, obj):
+        try:
+            memoryview(obj)
+        except TypeError:
+            raise InvalidArgumentError("expected a device array, got %s" % type(obj).__name__) from None
+        _refuse_host(obj)
+
+
+class Host(Refuse):
+    def view(self, obj):
+        _refuse_host(obj)
+
+
+_singletons = {}
+_library_by_type = {}
+
+
+def _one(cls):
+    lib = _singletons.get(cls)
+    if lib is None:
+        lib = _singletons[cls] = cls()
+    return lib
+
+
+def _library_for(tp):
+    root = tp.__module__.partition(".")[0]
+    if root == "torch" and hasattr(tp, "data_ptr"):
+        return _one(Torch)
+    if root == "cupy" and hasattr(tp, "__cuda_array_interface__"):
+        return _one(Cupy)
+    if hasattr(tp, "__cuda_array_interface__"):
+        return _one(Numba if root == "numba" else CudaArrayInterface)
+    if hasattr(tp, "__array_interface__"):  # NumPy and friends, before their __dlpack__
+        return _one(Host)
+    if tp is CapsuleType or hasattr(tp, "__dlpack__"):
+        return _one(DLPack)
+    return _one(Refuse)
+
+
+def view(obj):
+    """The View of a device array, or InvalidArgumentError."""
+    lib = _library_by_type.get(type(obj))
+    if lib is None:
+        lib = _library_by_type[type(obj)] = _library_for(type(obj))
+    return lib.view(obj)
+
+
+def fallback_library():
+    """The library outputs come from when the input's own cannot allocate
+    (bare DLPack capsules, unknown producers): PyTorch or CuPy, whichever is
+    already imported (PyTorch first: torch.utils.dlpack makes capsules), else
+    whichever imports."""
+    order = [n for n in ("torch", "cupy") if n in sys.modules] + ["torch", "cupy"]
+    for name in order:
+        try:
+            return _one(Cupy if name == "cupy" else Torch)
+        except ImportError:
+            continue
+    raise InvalidArgumentError("outputs need CuPy or PyTorch to allocate them; install one")
+
+
+def library(name):
+    """A Library by name ("cupy" or "torch"), for calls without an input array."""
+    classes = {"cupy": Cupy, "torch": Torch}
+    if name not in classes:
+        raise InvalidArgumentError("like= takes 'cupy', 'torch' or an array, not %r" % (name,))
+    return _one(classes[name])
+
+
+def stream_handle(stream):
+    """The cudaStream_t value of an int or a CuPy, PyTorch, Numba or
+    __cuda_stream__ stream object."""
+    if stream.__class__ is int:
+        return stream
+    for attr in ("cuda_stream", "ptr"):  # torch.cuda.Stream, cupy.cuda.Stream
+        handle = getattr(stream, attr, None)
+        if handle.__class__ is int:
+            return handle
+    protocol = getattr(stream, "__cuda_stream__", None)  # CUDA Python: (version, handle)
+    if protocol is not None:
+        return int(protocol()[1])
+    handle = getattr(stream, "handle", None)  # numba.cuda stream: a ctypes c_void_p
+    if isinstance(handle, ctypes.c_void_p):
+        return handle.value or 0
+    raise InvalidArgumentError("stream must be an int handle or a CuPy, PyTorch or Numba stream, "
+                               "not %s" % type(stream).__name__)

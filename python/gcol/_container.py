@@ -1,0 +1,66 @@
+"""What Map and Multimap share: their whole-container calls, which differ only
+in the C prefix (gcol_map_* / gcol_multimap_*)."""
+import ctypes
+
+from ._handle import Handle, raise_unless_latched, typed
+
+
+class Container(Handle):
+    _prefix = None  # "map_" or "multimap_"
+
+    def _c(self, name):
+        return getattr(self._f, self._prefix + name)
+
+    def _create(self, config, stream):
+        """gcol_*_create with config; with no stream given, wait until it is
+        initialized (on the legacy default stream) so that any stream may use it."""
+        handle = ctypes.c_void_p()
+        self._check(self._c("create")(ctypes.byref(handle), ctypes.byref(config), self._own_stream(stream)))
+        self._h = handle.value
+        if stream is None:
+            self._check(self._c("status")(self._h, 0))
+
+    def __repr__(self):
+        state = "closed" if self._h is None else "capacity %d" % self.capacity
+        return "gcol.%s(%s -> %s, %s)" % (type(self).__name__, self.key_dtype, self.value_dtype, state)
+
+    @property
+    def capacity(self):
+        """Slots (Map, open Multimap) or pool nodes (chained Multimap); host-side."""
+        n = ctypes.c_size_t()
+        self._check(self._c("capacity")(self._handle(), ctypes.byref(n)))
+        return n.value
+
+    def size(self, stream=None):
+        """Number of stored pairs. Waits for the stream."""
+        n = ctypes.c_size_t()
+        self._synced(self._c("size")(self._handle(), ctypes.byref(n), self._own_stream(stream)), n.value)
+        return n.value
+
+    def __len__(self):
+        return self.size()
+
+    def retrieve_all(self, like=None, stream=None):
+        """(keys, values) of every stored pair, in no particular order, as arrays
+        of like's library ('cupy', 'torch' or an array; default: the library of
+        the last input). Waits for the stream."""
+        lib = self._output_library(like)
+        s = self._own_stream(stream)
+        size = ctypes.c_size_t()
+        size_status = raise_unless_latched(self._c("size")(self._handle(), ctypes.byref(size), s))
+        keys = lib.empty((max(size.value, 1),), self.key_dtype, None)  # the C call wants non-NULL outputs
+        values = lib.empty((max(size.value, 1),), self.value_dtype, None)
+        got = ctypes.c_size_t()
+        status = self._c("retrieve_all")(self._handle(), typed(keys, self.key_dtype, "keys").ptr,
+                                         typed(values, self.value_dtype, "values").ptr, ctypes.byref(got), s)
+        result = (keys[:got.value], values[:got.value])
+        self._synced(status or size_status, result)
+        return result
+
+    def clear(self, stream=None):
+        """Remove every pair and clear latched errors (asynchronous)."""
+        self._check(self._c("clear")(self._handle(), self._own_stream(stream)))
+
+    def status(self, stream=None):
+        """Wait for the stream; raise the latched FullError / ReservedKeyError, if any."""
+        self._check(self._c("status")(self._handle(), self._own_stream(stream)))

@@ -1,0 +1,172 @@
+"""Finding and loading libgcol.so, and the C signatures, declared once.
+
+The library is loaded on first use, so ``import gcol`` works anywhere. Where it
+is looked for, in order (``GCOL_LIBRARY`` alone when set):
+  1. next to this package (a copy shipped with it),
+  2. $GCOL_PREFIX/lib, then sys.prefix/lib (a conda env or venv install),
+  3. the libdir of pkg-config's gcol.pc (any `make install PREFIX=...` on
+     PKG_CONFIG_PATH), then /usr/local/lib,
+  4. the dynamic loader's own search (LD_LIBRARY_PATH, ld.so.cache).
+"""
+import ctypes
+import os
+import subprocess
+import sys
+from ctypes import POINTER, c_char_p, c_double, c_int, c_size_t, c_uint, c_uint64, c_void_p
+
+from ._errors import ERROR_FOR_STATUS, GcolError, LibraryNotFoundError, Status
+from ._version import __version__
+
+MAJOR = int(__version__.split(".")[0])
+SONAME = "libgcol.so.%d" % MAJOR
+
+
+class Allocator(ctypes.Structure):
+    _fields_ = [("alloc", c_void_p), ("free", c_void_p), ("ctx", c_void_p)]
+
+
+class MapConfig(ctypes.Structure):
+    _fields_ = [("key_type", c_int), ("value_type", c_int), ("capacity", c_size_t),
+                ("max_load_factor", c_double), ("growable", c_int), ("empty_key", c_uint64),
+                ("erased_key", c_uint64), ("empty_value", c_uint64), ("seed", c_uint64),
+                ("allocator", Allocator)]
+
+
+class MultimapConfig(ctypes.Structure):
+    _fields_ = [("map", MapConfig), ("engine", c_int), ("num_buckets", c_size_t)]
+
+
+_P, _N, _E, _SP = c_void_p, c_size_t, c_int, POINTER(c_size_t)  # pointer, count, enum, size_t*
+# name without "gcol_": (return type, argument types); statuses are ints
+SIGNATURES = {
+    "version": (c_uint, ()),
+    "status_string": (c_char_p, (_E,)),
+    "last_cuda_error": (c_int, ()),
+    "type_size": (c_size_t, (_E,)),
+    "map_config_default": (MapConfig, (_E, _E)),
+    "map_create": (c_int, (POINTER(c_void_p), POINTER(MapConfig), _P)),
+    "map_destroy": (None, (_P,)),
+    "map_insert": (c_int, (_P, _P, _P, _N, _P, _P)),
+    "map_insert_or_assign": (c_int, (_P, _P, _P, _N, _P)),
+    "map_insert_and_find": (c_int, (_P, _P, _P, _N, _P, _P, _P)),
+    "map_insert_or_apply": (c_int, (_P, _P, _P, _N, _E, _P)),
+    "map_find": (c_int, (_P, _P, _N, _P, _P)),
+    "map_contains": (c_int, (_P, _P, _N, _P, _P)),
+    "map_erase": (c_int, (_P, _P, _N, _P, _P)),
+    "map_retrieve_all": (c_int, (_P, _P, _P, _SP, _P)),
+    "map_size": (c_int, (_P, _SP, _P)),
+    "map_capacity": (c_int, (_P, _SP)),
+    "map_clear": (c_int, (_P, _P)),
+    "map_reserve": (c_int, (_P, _N, _P)),
+    "map_status": (c_int, (_P, _P)),
+    "multimap_config_default": (MultimapConfig, (_E, _E, _E)),
+    "multimap_create": (c_int, (POINTER(c_void_p), POINTER(MultimapConfig), _P)),
+    "multimap_destroy": (None, (_P,)),
+    "multimap_insert": (c_int, (_P, _P, _P, _N, _P, _P)),
+    "multimap_count": (c_int, (_P, _P, _N, _P, _P, _P)),
+    "multimap_retrieve": (c_int, (_P, _SP, _P, _P, _N, _P, _P, _P, _N, _P, _P)),
+    "multimap_retrieve_all": (c_int, (_P, _P, _P, _SP, _P)),
+    "multimap_size": (c_int, (_P, _SP, _P)),
+    "multimap_capacity": (c_int, (_P, _SP)),
+    "multimap_clear": (c_int, (_P, _P)),
+    "multimap_status": (c_int, (_P, _P)),
+    "graph_create_csr": (c_int, (POINTER(c_void_p), _N, _N, _P, _P, _P, _P)),
+    "graph_create_grid3d": (c_int, (POINTER(c_void_p), c_uint, c_uint, c_uint, _P, c_int, _P)),
+    "graph_destroy": (None, (_P,)),
+    "sssp_many_to_many": (c_int, (_P, _P, _N, _P, _N, _P, _P)),
+}
+
+
+class Functions:
+    """The library's functions as attributes named without "gcol_"."""
+
+    def __init__(self, dll, path):
+        self.path = path
+        for name, (restype, argtypes) in SIGNATURES.items():
+            fn = getattr(dll, "gcol_" + name)
+            fn.restype, fn.argtypes = restype, argtypes
+            setattr(self, name, fn)
+
+
+def _pkg_config_libdir():
+    try:
+        out = subprocess.run(["pkg-config", "--variable=libdir", "gcol"], capture_output=True,
+                             text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+def _dirs():
+    yield os.path.dirname(os.path.abspath(__file__))
+    for prefix in (os.environ.get("GCOL_PREFIX"), sys.prefix):
+        if prefix:
+            yield os.path.join(prefix, "lib")
+    libdir = _pkg_config_libdir()  # only run when the places above have no library
+    if libdir:
+        yield libdir
+    yield "/usr/local/lib"
+
+
+def candidates():
+    """Paths tried for libgcol.so, in order; lazily (pkg-config runs only if needed)."""
+    explicit = os.environ.get("GCOL_LIBRARY")
+    if explicit:
+        yield explicit
+        return
+    for d in _dirs():
+        for name in (SONAME, "libgcol.so"):
+            path = os.path.join(d, name)
+            if os.path.exists(path):
+                yield path
+    yield SONAME
+
+
+def load(path):
+    """Load libgcol.so from path; LibraryNotFoundError if it cannot be used."""
+    try:
+        dll = ctypes.CDLL(path)
+        dll.gcol_version.restype = c_uint
+        version = dll.gcol_version()
+    except (OSError, AttributeError) as e:
+        raise LibraryNotFoundError("cannot load %s: %s" % (path, e)) from None
+    if version // 10000 != MAJOR:
+        raise LibraryNotFoundError("%s is gcol %d.%d.%d; this package needs major version %d"
+                                   % (path, version // 10000, version // 100 % 100, version % 100, MAJOR))
+    return Functions(dll, path)
+
+
+_functions = None
+
+
+def functions():
+    """The loaded library's Functions (loaded on the first call)."""
+    global _functions
+    if _functions is None:
+        tried = []
+        for path in candidates():
+            try:
+                _functions = load(path)
+                break
+            except LibraryNotFoundError as e:
+                tried.append(str(e))
+        else:
+            raise LibraryNotFoundError(
+                "libgcol.so not found; set GCOL_LIBRARY to its path or GCOL_PREFIX to the install "
+                "prefix. Tried:\n  " + "\n  ".join(tried))
+    return _functions
+
+
+def error(status):
+    """The GcolError subclass instance for a non-zero status, with its message."""
+    f = functions()
+    message = f.status_string(status).decode()
+    cuda_error = f.last_cuda_error() if status in (Status.NO_DEVICE, Status.CUDA) else 0
+    if cuda_error:
+        message += " (cudaError_t %d)" % cuda_error
+    cls = ERROR_FOR_STATUS.get(status)
+    if cls is None:
+        err = GcolError(message)
+        err.status = status
+        return err
+    return cls(message, cuda_error)

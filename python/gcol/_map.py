@@ -1,0 +1,161 @@
+"""gcol.Map: the GPU hash map (gcol_map_t) for CuPy, PyTorch and other device arrays."""
+import enum
+
+from . import _dtypes
+from ._errors import InvalidArgumentError
+from ._container import Container
+from ._handle import non_negative, typed
+
+
+class Op(enum.IntEnum):
+    """gcol_op_t, for insert_or_apply."""
+
+    ADD = 0
+    MIN = 1
+    MAX = 2
+
+
+ADD, MIN, MAX = Op.ADD, Op.MIN, Op.MAX
+_OPS = dict({op: int(op) for op in Op}, **{op.name.lower(): int(op) for op in Op})
+
+
+def op_code(op):
+    code = _OPS.get(op.lower() if isinstance(op, str) else op)
+    if code is None:
+        raise InvalidArgumentError("op must be gcol.ADD, MIN or MAX (or 'add', 'min', 'max'), not %r" % (op,))
+    return code
+
+
+def map_config(f, key_dtype, value_dtype, capacity, growable, max_load_factor, empty_key, erased_key,
+               empty_value, seed):
+    """(key dtype name, value dtype name, a filled gcol_map_config_t)."""
+    key_dtype, value_dtype = _dtypes.dtype_name(key_dtype), _dtypes.dtype_name(value_dtype)
+    cfg = f.map_config_default(_dtypes.key_type_code(key_dtype), _dtypes.type_code(value_dtype))
+    cfg.capacity = non_negative(capacity, "capacity")
+    cfg.growable = 1 if growable else 0
+    if max_load_factor is not None:
+        cfg.max_load_factor = float(max_load_factor)
+    for field, value, dtype in (("empty_key", empty_key, key_dtype), ("erased_key", erased_key, key_dtype),
+                                ("empty_value", empty_value, value_dtype)):
+        if value is not None:
+            setattr(cfg, field, _dtypes.to_bits(value, dtype))
+    if seed is not None:
+        cfg.seed = non_negative(seed, "seed") & (2**64 - 1)
+    return key_dtype, value_dtype, cfg
+
+
+class Map(Container):
+    """A GPU hash map from key_dtype (32/64-bit integers) to value_dtype (also
+    float32/float64), on the C library's gcol_map_t.
+
+    Inputs are device arrays (CuPy, PyTorch CUDA tensors, anything with
+    __cuda_array_interface__ or DLPack), C-contiguous, of exactly the map's
+    dtypes; outputs come from the input's library on its device. Every call
+    runs on ``stream`` (an int handle or a CuPy/PyTorch/Numba stream), by
+    default the current stream of the input's library, and does not wait for
+    the GPU except len(), size(), retrieve_all() and status(), which also raise
+    a latched FullError or ReservedKeyError (an earlier insert's) after their
+    result is written (as the exception's ``result``). Use a map with the
+    device current that it was created on.
+
+    stream at creation: given, the map is initialized on it asynchronously;
+    None, on the legacy default stream, waited for, so any stream may use it.
+    """
+
+    _destroy_name, _prefix = "map_destroy", "map_"
+
+    def __init__(self, key_dtype, value_dtype, capacity, growable=False, max_load_factor=None,
+                 empty_key=None, erased_key=None, empty_value=None, seed=None, stream=None):
+        super().__init__()
+        self.key_dtype, self.value_dtype, self._cfg = map_config(
+            self._f, key_dtype, value_dtype, capacity, growable, max_load_factor, empty_key,
+            erased_key, empty_value, seed)
+        self._create(self._cfg, stream)
+
+    # ---- sentinels (host-side) ---------------------------------------------
+    @property
+    def growable(self):
+        return bool(self._cfg.growable)
+
+    @property
+    def empty_key(self):
+        return _dtypes.from_bits(self._cfg.empty_key, self.key_dtype)
+
+    @property
+    def erased_key(self):
+        return _dtypes.from_bits(self._cfg.erased_key, self.key_dtype)
+
+    @property
+    def empty_value(self):
+        """What find returns for absent keys."""
+        return _dtypes.from_bits(self._cfg.empty_value, self.value_dtype)
+
+    # ---- inserts -------------------------------------------------------------
+    def insert(self, keys, values, stream=None):
+        """Insert pairs; a key already present keeps its value (the first wins)."""
+        k = typed(keys, self.key_dtype, "keys")
+        v = typed(values, self.value_dtype, "values", k.n)
+        s = self._stream(stream, k)
+        self._check(self._f.map_insert(self._handle(), k.ptr, v.ptr, k.n, None, s))
+
+    def insert_or_assign(self, keys, values, stream=None):
+        """Insert pairs; a key already present takes the new value."""
+        k = typed(keys, self.key_dtype, "keys")
+        v = typed(values, self.value_dtype, "values", k.n)
+        s = self._stream(stream, k)
+        self._check(self._f.map_insert_or_assign(self._handle(), k.ptr, v.ptr, k.n, s))
+
+    def insert_or_apply(self, keys, values, op=Op.ADD, stream=None):
+        """Reduce by key: absent keys are stored, present ones become
+        op(stored, value) for every occurrence (a group-by in one call)."""
+        code = op_code(op)
+        k = typed(keys, self.key_dtype, "keys")
+        v = typed(values, self.value_dtype, "values", k.n)
+        s = self._stream(stream, k)
+        self._check(self._f.map_insert_or_apply(self._handle(), k.ptr, v.ptr, k.n, code, s))
+
+    def insert_and_find(self, keys, values, stream=None):
+        """Insert like insert; returns (stored value per input, bool: this input inserted it)."""
+        k = typed(keys, self.key_dtype, "keys")
+        v = typed(values, self.value_dtype, "values", k.n)
+        stored = k.lib.empty(k.shape, self.value_dtype, k)
+        inserted = k.lib.empty(k.shape, "bool", k)
+        s = self._stream(stream, k)
+        self._check(self._f.map_insert_and_find(self._handle(), k.ptr, v.ptr, k.n,
+                                                typed(stored, self.value_dtype, "out").ptr,
+                                                typed(inserted, "bool", "out").ptr, s))
+        return stored, inserted
+
+    # ---- queries -------------------------------------------------------------
+    def find(self, keys, out=None, stream=None):
+        """Values of keys (empty_value where absent), in out or a new array."""
+        k = typed(keys, self.key_dtype, "keys")
+        if out is None:
+            out = k.lib.empty(k.shape, self.value_dtype, k)
+        o = typed(out, self.value_dtype, "out", k.n)
+        s = self._stream(stream, k)
+        self._check(self._f.map_find(self._handle(), k.ptr, k.n, o.ptr, s))
+        return out
+
+    def contains(self, keys, out=None, stream=None):
+        """A bool array: which keys are present."""
+        k = typed(keys, self.key_dtype, "keys")
+        if out is None:
+            out = k.lib.empty(k.shape, "bool", k)
+        o = typed(out, "bool", "out", k.n)
+        s = self._stream(stream, k)
+        self._check(self._f.map_contains(self._handle(), k.ptr, k.n, o.ptr, s))
+        return out
+
+    def erase(self, keys, stream=None):
+        """Remove keys (absent ones are ignored)."""
+        k = typed(keys, self.key_dtype, "keys")
+        s = self._stream(stream, k)
+        self._check(self._f.map_erase(self._handle(), k.ptr, k.n, None, s))
+
+    # ---- whole map (size, len, retrieve_all, clear, status: Container) -------
+    def reserve(self, capacity, stream=None):
+        """Make room for capacity keys: a growable map grows now; a fixed one
+        raises FullError if it has fewer slots."""
+        n = non_negative(capacity, "capacity")
+        self._check(self._f.map_reserve(self._handle(), n, self._own_stream(stream)))

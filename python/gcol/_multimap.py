@@ -1,0 +1,71 @@
+"""gcol.Multimap: every inserted pair kept, duplicates included (gcol_multimap_t)."""
+import ctypes
+
+from ._errors import InvalidArgumentError
+from ._container import Container
+from ._handle import non_negative, typed
+from ._map import map_config
+
+ENGINES = {"open": 0, "chained": 1, "chained_lockfree": 2}  # gcol_multimap_engine_t
+
+
+class Multimap(Container):
+    """A GPU multimap: Map's types, sentinels, streams and errors, with
+    duplicate keys kept. engine: 'open' (open addressing, fastest), 'chained'
+    or 'chained_lockfree' (bucket heads and a node pool of capacity pairs;
+    num_buckets 0 means 2 * capacity). count(), retrieve(), len(),
+    retrieve_all() and status() wait for the stream."""
+
+    _destroy_name, _prefix = "multimap_destroy", "multimap_"
+
+    def __init__(self, key_dtype, value_dtype, capacity, engine="open", num_buckets=0, max_load_factor=None,
+                 empty_key=None, erased_key=None, empty_value=None, seed=None, stream=None):
+        super().__init__()
+        if engine not in ENGINES:
+            raise InvalidArgumentError("engine must be one of %s, not %r" % (", ".join(ENGINES), engine))
+        self.key_dtype, self.value_dtype, map_cfg = map_config(
+            self._f, key_dtype, value_dtype, capacity, False, max_load_factor, empty_key, erased_key,
+            empty_value, seed)
+        self.engine = engine
+        cfg = self._f.multimap_config_default(map_cfg.key_type, map_cfg.value_type, ENGINES[engine])
+        cfg.map, cfg.num_buckets = map_cfg, non_negative(num_buckets, "num_buckets")
+        self._create(cfg, stream)
+
+    def insert(self, keys, values, stream=None):
+        """Insert pairs, every one kept."""
+        k = typed(keys, self.key_dtype, "keys")
+        v = typed(values, self.value_dtype, "values", k.n)
+        s = self._stream(stream, k)
+        self._check(self._f.multimap_insert(self._handle(), k.ptr, v.ptr, k.n, None, s))
+
+    def count(self, keys, stream=None):
+        """Per query key, how many pairs have it (an int64 array)."""
+        k = typed(keys, self.key_dtype, "keys")
+        counts = k.lib.empty(k.shape, "int64", k)  # size_t on the C side: same bits
+        s = self._stream(stream, k)
+        self._check(self._f.multimap_count(self._handle(), k.ptr, k.n, typed(counts, "int64", "out").ptr,
+                                           None, s))
+        return counts
+
+    def retrieve(self, keys, stream=None):
+        """The inner join of keys with the stored pairs: (values, query_index),
+        match j being the pair (keys[query_index[j]], values[j]); no particular
+        order. Waits for the stream (to size the outputs)."""
+        k = typed(keys, self.key_dtype, "keys")
+        s = self._stream(stream, k)
+        h = self._handle()
+        total = k.lib.empty((1,), "int64", k)
+        total_ptr = typed(total, "int64", "total").ptr
+        self._check(self._f.multimap_count(h, k.ptr, k.n, None, total_ptr, s))
+        self._check(self._f.multimap_status(h, s))  # waits: total is readable
+        n = int(total[0])
+        values = k.lib.empty((n,), self.value_dtype, k)
+        query = k.lib.empty((n,), "int64", k)
+        temp_bytes = ctypes.c_size_t()
+        args = [h, k.ptr, k.n, None, typed(values, self.value_dtype, "values").ptr,
+                typed(query, "int64", "query").ptr, n, total_ptr, s]
+        self._check(self._f.multimap_retrieve(None, ctypes.byref(temp_bytes), *args))
+        temp = k.lib.empty((temp_bytes.value,), "bool", k)
+        temp_ptr = typed(temp, "bool", "temp").ptr
+        self._check(self._f.multimap_retrieve(temp_ptr, ctypes.byref(temp_bytes), *args))
+        return values, query

@@ -1,0 +1,84 @@
+"""Graphs and many-to-many shortest paths (gcol_graph_t, gcol_sssp_many_to_many)."""
+import ctypes
+
+from . import _arrays
+from ._errors import InvalidArgumentError
+from ._handle import Handle, non_negative, typed
+
+_IDS = ("uint32", "int32")  # vertex ids: uint32, or int32 read as the same bits
+
+
+def _ids(obj, what):
+    v = _arrays.view(obj)
+    if v.dtype not in _IDS:
+        raise InvalidArgumentError("%s must be uint32 (or int32) vertex ids, not %s" % (what, v.dtype))
+    return v
+
+
+class Graph(Handle):
+    """A directed graph with float32 weights >= 0 on the GPU: build it with
+    Graph.csr or Graph.grid. Its arrays are copied; creation waits for the
+    stream once (the GPU checks them)."""
+
+    _destroy_name = "graph_destroy"
+
+    def __init__(self):
+        super().__init__()
+        self.num_vertices = 0
+
+    def _created(self, status, handle, num_vertices):
+        self._check(status)
+        self._h, self.num_vertices = handle.value, num_vertices
+        return self
+
+    @classmethod
+    def csr(cls, offsets, targets, weights, stream=None):
+        """From a CSR: the arcs of u are targets[offsets[u]:offsets[u+1]] with
+        weights (float32) alike; offsets has num_vertices + 1 entries."""
+        g = cls()
+        off = _ids(offsets, "offsets")
+        tgt = _ids(targets, "targets")
+        w = typed(weights, "float32", "weights", tgt.n)
+        s = g._stream(stream, off)
+        handle = ctypes.c_void_p()
+        n = max(off.n - 1, 0)
+        return g._created(g._f.graph_create_csr(ctypes.byref(handle), n, tgt.n, off.ptr, tgt.ptr, w.ptr, s),
+                          handle, n)
+
+    @classmethod
+    def grid(cls, cost, connectivity=26, stream=None):
+        """A voxel grid from a float32 cost array of shape (nz, ny, nx) or (ny, nx):
+        voxel (x, y, z) is vertex x + nx * (y + ny * z); arc u -> v weighs
+        0.5 * (cost[u] + cost[v]) * step; INFINITY is an obstacle.
+        connectivity: 6, 18 or 26 (8-connected in 2D)."""
+        g = cls()
+        c = typed(cost, "float32", "cost")
+        if len(c.shape) not in (2, 3):
+            raise InvalidArgumentError("cost must have shape (nz, ny, nx) or (ny, nx), not %s" % (c.shape,))
+        nz, ny, nx = ((1,) + tuple(c.shape))[-3:]
+        if max(nx, ny, nz) >= 2**32:
+            raise InvalidArgumentError("grid side too long: %s" % (c.shape,))
+        s = g._stream(stream, c)
+        handle = ctypes.c_void_p()
+        connectivity = non_negative(connectivity, "connectivity")
+        return g._created(g._f.graph_create_grid3d(ctypes.byref(handle), nx, ny, nz, c.ptr, connectivity, s),
+                          handle, c.n)
+
+
+def shortest_paths(graph, sources, targets=None, out=None, stream=None):
+    """Distances from every source to every target: a float32 array of shape
+    (len(sources), len(targets)), targets None meaning every vertex in id
+    order; INFINITY where unreachable, NaN in the row (column) of an invalid
+    source (target) id. Asynchronous, on the sources' library's current stream."""
+    src = _ids(sources, "sources")
+    tgt = _ids(targets, "targets") if targets is not None else None
+    nt = tgt.n if tgt is not None else graph.num_vertices
+    if out is None:
+        out = src.lib.empty((src.n, nt), "float32", src)
+    dist = typed(out, "float32", "out")
+    if dist.n != src.n * nt:
+        raise InvalidArgumentError("out has %d elements, %d x %d needed" % (dist.n, src.n, nt))
+    s = graph._stream(stream, src)
+    graph._check(graph._f.sssp_many_to_many(graph._handle(), src.ptr, src.n, tgt.ptr if tgt else None, nt,
+                                            dist.ptr, s))
+    return out

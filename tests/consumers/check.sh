@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# The installed copy, seen from outside: `make install` into a temporary
+# prefix, then consumers that know only that prefix (a C program through
+# pkg-config, shared and static; a CMake project through
+# find_package(gcol CONFIG REQUIRED); the Python package through pip), then
+# `make uninstall`, which must leave the prefix empty. Each check prints PASS or
+# FAIL (with the output behind it), or SKIP when the machine cannot run it; the
+# last line is "N passed, N failed, N skipped".
+#   tests/consumers/check.sh BUILD      (MAKE, CUDA_HOME, CC from the environment)
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+build=$1
+make=${MAKE:-make}
+cc=${CC:-cc}
+cuda_home=${CUDA_HOME:-/usr/local/cuda}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+passed=0 failed=0 skipped=0
+SKIP=77 # a check's exit status meaning "cannot run here"
+
+# Without a GPU every consumer must report NO_DEVICE and exit 0; with one, a working map.
+if nvidia-smi -L >/dev/null 2>&1; then expect="map ok"; else expect="GCOL_ERROR_NO_DEVICE"; fi
+
+check() { # check NAME COMMAND...: PASS if the command succeeds, SKIP, else FAIL and its output
+  local name=$1 out rc=0
+  shift
+  out=$("$@" 2>&1) || rc=$?
+  if [ "$rc" -eq 0 ]; then
+    echo "PASS consumer_$name"
+    passed=$((passed + 1))
+  elif [ "$rc" -eq "$SKIP" ]; then
+    echo "SKIP consumer_$name: $(tail -1 <<<"$out")"
+    skipped=$((skipped + 1))
+  else
+    echo "FAIL consumer_$name"
+    printf '%s\n' "$out" | tail -25 | sed 's/^/    /'
+    failed=$((failed + 1))
+  fi
+}
+
+runs() { # runs COMMAND...: exits 0 and prints the expected line
+  local out rc=0
+  out=$("$@" 2>&1) || rc=$?
+  echo "$out"
+  [ "$rc" -eq 0 ] && grep -q "$expect" <<<"$out"
+}
+
+install() {
+  $make -s --no-print-directory BUILD="$build" PREFIX="$prefix" install
+}
+
+layout() {
+  local v major lib=$prefix/lib
+  v=$(pkg-config --modversion gcol) || return 1
+  major=${v%%.*}
+  for f in include/gcol/gcol.h include/gcol/device/hash.cuh include/gcol/device/detail/map_tile.cuh \
+    lib/libgcol.a "lib/libgcol.so.$v" lib/cmake/gcol/gcolConfig.cmake lib/cmake/gcol/gcolConfigVersion.cmake; do
+    [ -f "$prefix/$f" ] || { echo "missing $f"; return 1; }
+  done
+  cmp include/gcol/gcol.h "$prefix/include/gcol/gcol.h" || return 1
+  if [ "$(readlink "$lib/libgcol.so")" != "libgcol.so.$major" ] ||
+    [ "$(readlink "$lib/libgcol.so.$major")" != "libgcol.so.$v" ]; then
+    ls -l "$lib"
+    return 1
+  fi
+  readelf -d "$lib/libgcol.so.$v" | grep -q "SONAME.*\[libgcol.so.$major\]" || { echo "SONAME is not libgcol.so.$major"; return 1; }
+  nm -D --defined-only "$lib/libgcol.so.$v" | grep -q ' gcol_version$' || { echo "gcol_version not exported"; return 1; }
+  if nm -D --defined-only "$lib/libgcol.so.$v" | grep -q ' cudaMalloc$'; then echo "the CUDA runtime is exported"; return 1; fi
+}
+
+pkgconfig_shared() {
+  # shellcheck disable=SC2046 # pkg-config's flags are words
+  $cc -std=c11 -Wall -Wextra -Werror tests/consumers/consumer.c $(pkg-config --cflags --libs gcol) -o "$work/pc_shared" &&
+    readelf -d "$work/pc_shared" | grep -q 'NEEDED.*\[libgcol\.so\.[0-9]*\]' &&
+    LD_LIBRARY_PATH=$prefix/lib runs "$work/pc_shared"
+}
+
+pkgconfig_static() {
+  # the --static flags, with -lgcol pointed at the archive: Libs.private must suffice
+  local libs
+  libs=$(pkg-config --static --libs gcol) || return 1
+  # shellcheck disable=SC2046,SC2086
+  $cc -std=c11 tests/consumers/consumer.c $(pkg-config --cflags gcol) ${libs/-lgcol/-l:libgcol.a} -o "$work/pc_static" &&
+    ! readelf -d "$work/pc_static" | grep -q 'NEEDED.*libgcol' &&
+    runs "$work/pc_static"
+}
+
+cmake_package() {
+  cmake -S tests/consumers/cmake -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCUDAToolkit_ROOT="$cuda_home" &&
+    cmake --build "$work/cmake" && runs "$work/cmake/consumer_shared" && runs "$work/cmake/consumer_static"
+}
+
+python_pip() {
+  cp -r python "$work/python-src" # pip builds inside the source: keep the tree clean
+  local pip=(python3 -m pip install --quiet --disable-pip-version-check --no-deps --target "$work/site")
+  # offline with the setuptools and wheel at hand; else pip fetches its build backend
+  if ! "${pip[@]}" --no-build-isolation "$work/python-src" >/dev/null 2>&1; then
+    local out
+    if ! out=$("${pip[@]}" "$work/python-src" 2>&1); then
+      echo "$out"
+      grep -q "No matching distribution found for setuptools" <<<"$out" || return 1
+      echo "no setuptools + wheel here and no package index to fetch them from"
+      return $SKIP
+    fi
+  fi
+  # no GCOL_LIBRARY: the package must find the prefix's library through gcol.pc
+  (unset GCOL_LIBRARY GCOL_PREFIX && PYTHONPATH="$work/site" runs python3 - "$prefix") <<'PY'
+import os
+import sys
+
+import gcol
+
+path = os.path.realpath(gcol.library_path())
+assert path.startswith(os.path.realpath(sys.argv[1]) + os.sep), path
+print("loaded", path, gcol.version())
+try:
+    gcol.Map("int64", "int64", 100).close()
+    print("map ok")
+except gcol.NoDeviceError as e:
+    print(e)
+PY
+}
+
+uninstall() {
+  [ -f "$prefix/share/gcol/install_manifest.txt" ] || { echo "nothing was installed"; return 1; }
+  $make -s --no-print-directory BUILD="$build" PREFIX="$prefix" uninstall || return 1
+  [ -z "$(find "$prefix" -mindepth 1)" ] || { echo "left behind:"; find "$prefix" -mindepth 1; return 1; }
+}
+
+check install install
+check installed_layout layout
+check pkgconfig_shared pkgconfig_shared
+check pkgconfig_static pkgconfig_static
+check cmake_find_package cmake_package
+check python_pip_install python_pip
+check uninstall_leaves_nothing uninstall
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

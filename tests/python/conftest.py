@@ -1,0 +1,47 @@
+"""pytest setup: the gcol package of this tree (python/) and the library of
+the build (GCOL_LIBRARY, default build/libgcol.so); GPU fixtures that skip
+without a CUDA device or without the array library."""
+import os
+import pathlib
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "python"))
+os.environ.setdefault("GCOL_LIBRARY", str(ROOT / "build" / "libgcol.so"))
+
+import gcol  # noqa: E402
+
+
+def _have_gpu():
+    try:
+        gcol.Map("int32", "int32", 1).close()
+        return True
+    except gcol.NoDeviceError:
+        return False
+
+
+HAVE_GPU = _have_gpu()
+
+
+@pytest.fixture
+def gpu():
+    if not HAVE_GPU:
+        pytest.skip("no CUDA device")
+
+
+@pytest.fixture(params=["cupy", "torch"])
+def xp(request, gpu):
+    """Array helpers (gpu_arrays) for CuPy or PyTorch; skips if it is absent."""
+    pytest.importorskip(request.param)
+    import gpu_arrays  # needs numpy, which the host-only tests do not
+    return gpu_arrays.helpers(request.param)
+
+
+@pytest.fixture
+def rng():
+    np = pytest.importorskip("numpy")
+    seed = int(os.environ.get("GCOL_TEST_SEED", np.random.SeedSequence().entropy % 2**32))
+    print("seed", seed)
+    return np.random.default_rng(seed)

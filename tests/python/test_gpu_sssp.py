@@ -1,0 +1,77 @@
+"""GPU: gcol.shortest_paths on grids and CSR graphs against a CPU Dijkstra."""
+import heapq
+import math
+
+import numpy as np
+import pytest
+
+import gcol
+
+
+def dijkstra(num_vertices, arcs, source):
+    """arcs: {u: [(v, w)]}; distances from source (inf where unreachable)."""
+    dist = [math.inf] * num_vertices
+    dist[source] = 0.0
+    heap = [(0.0, source)]
+    while heap:
+        d, u = heapq.heappop(heap)
+        if d > dist[u]:
+            continue
+        for v, w in arcs.get(u, ()):
+            if d + w < dist[v]:
+                dist[v] = d + w
+                heapq.heappush(heap, (d + w, v))
+    return dist
+
+
+def grid_arcs(cost):
+    ny, nx = cost.shape
+    arcs = {}
+    for y in range(ny):
+        for x in range(nx):
+            if math.isinf(cost[y, x]):
+                continue
+            for dy in (-1, 0, 1):
+                for dx in (-1, 0, 1):
+                    yy, xx = y + dy, x + dx
+                    if (dy or dx) and 0 <= yy < ny and 0 <= xx < nx and not math.isinf(cost[yy, xx]):
+                        step = math.sqrt(abs(dy) + abs(dx))
+                        arcs.setdefault(x + nx * y, []).append(
+                            (xx + nx * yy, 0.5 * (float(cost[y, x]) + float(cost[yy, xx])) * step))
+    return arcs
+
+
+def test_grid_distances_match_dijkstra(xp, rng):
+    cost = rng.uniform(1, 5, (12, 10)).astype(np.float32)
+    cost[4, 1:9] = np.inf  # a wall
+    graph = gcol.Graph.grid(xp.dev(cost), connectivity=26)  # 2D: 8-connected
+    assert graph.num_vertices == 120
+    sources = np.array([0, 57, 119], dtype=np.int32)
+    dist = gcol.shortest_paths(graph, xp.dev(sources))
+    assert xp.is_native(dist) and xp.host(dist).shape == (3, 120)
+    arcs = grid_arcs(cost)
+    expect = np.array([dijkstra(120, arcs, int(s)) for s in sources])
+    np.testing.assert_allclose(xp.host(dist), expect, rtol=1e-5)
+
+
+def test_csr_distances_to_chosen_targets(xp, rng):
+    n, m = 300, 1500
+    tails = np.sort(rng.integers(0, n, m))
+    heads = rng.integers(0, n, m).astype(np.int32)
+    weights = rng.uniform(0, 10, m).astype(np.float32)
+    offsets = np.searchsorted(tails, np.arange(n + 1)).astype(np.int32)
+    graph = gcol.Graph.csr(xp.dev(offsets), xp.dev(heads), xp.dev(weights))
+    sources = rng.integers(0, n, 20).astype(np.int32)
+    targets = rng.integers(0, n, 30).astype(np.int32)
+    dist = xp.host(gcol.shortest_paths(graph, xp.dev(sources), xp.dev(targets)))
+    arcs = {}
+    for u, v, w in zip(tails.tolist(), heads.tolist(), weights.tolist()):
+        arcs.setdefault(u, []).append((v, w))
+    expect = np.array([[dijkstra(n, arcs, int(s))[t] for t in targets] for s in sources])
+    np.testing.assert_allclose(dist, expect, rtol=1e-5)
+
+
+def test_invalid_csr_contents_are_refused(xp):
+    offsets = xp.dev(np.array([0, 2, 1], dtype=np.int32))  # decreasing
+    with pytest.raises(gcol.InvalidArgumentError):
+        gcol.Graph.csr(offsets, xp.dev(np.zeros(1, np.int32)), xp.dev(np.ones(1, np.float32)))
