@@ -41,41 +41,25 @@ __global__ void __launch_bounds__(BLOCK) find_per_key(view_t m, const int64_t *k
   }
 }
 
-/* (b) bulk: a warp's 32 keys per step, grid-stride (each tile takes its W of them) */
-template <int W>
+/* The ranges a tile takes for the bulk calls: (b) W keys per call,
+ * grid-stride, so a warp reads 32 consecutive keys per step; or (c) one call
+ * over a contiguous share of the keys, so the tile's count is added to the
+ * map's size once. */
+template <int W, bool SHARE, class F>
+__device__ __forceinline__ void for_tile_ranges(size_t n, F f) {
+  const size_t t = ((size_t)blockIdx.x * BLOCK + threadIdx.x) / W, tiles = (size_t)gridDim.x * BLOCK / W;
+  const size_t len = SHARE ? (n + tiles - 1) / tiles : W, stride = SHARE ? n : tiles * W;
+  for (size_t first = t * len; first < n; first += stride) f(first, first + len < n ? first + len : n);
+}
+template <int W, bool SHARE>
 __global__ void __launch_bounds__(BLOCK) insert_bulk(mview_t m, const int64_t *keys, const int64_t *vals, size_t n) {
   auto tile = cg::tiled_partition<W>(cg::this_thread_block());
-  const size_t stride = (size_t)gridDim.x * BLOCK;
-  for (size_t base = ((size_t)blockIdx.x * BLOCK + threadIdx.x) / W * W; base < n; base += stride) {
-    size_t last = base + W < n ? base + W : n;
-    m.insert(tile, keys + base, keys + last, vals + base);
-  }
+  for_tile_ranges<W, SHARE>(n, [&](size_t a, size_t b) { m.insert(tile, keys + a, keys + b, vals + a); });
 }
-template <int W>
+template <int W, bool SHARE>
 __global__ void __launch_bounds__(BLOCK) find_bulk(view_t m, const int64_t *keys, size_t n, int64_t *out) {
   auto tile = cg::tiled_partition<W>(cg::this_thread_block());
-  const size_t stride = (size_t)gridDim.x * BLOCK;
-  for (size_t base = ((size_t)blockIdx.x * BLOCK + threadIdx.x) / W * W; base < n; base += stride) {
-    size_t last = base + W < n ? base + W : n;
-    m.find(tile, keys + base, keys + last, out + base);
-  }
-}
-
-/* (c) bulk, one call per tile over a contiguous share of the keys: the
- * tile's count is added to the map's size once */
-template <int W>
-__global__ void __launch_bounds__(BLOCK) insert_range(mview_t m, const int64_t *keys, const int64_t *vals, size_t n) {
-  auto tile = cg::tiled_partition<W>(cg::this_thread_block());
-  const size_t tiles = (size_t)gridDim.x * BLOCK / W, share = (n + tiles - 1) / tiles;
-  const size_t first = ((size_t)blockIdx.x * BLOCK + threadIdx.x) / W * share;
-  if (first < n) m.insert(tile, keys + first, keys + (first + share < n ? first + share : n), vals + first);
-}
-template <int W>
-__global__ void __launch_bounds__(BLOCK) find_range(view_t m, const int64_t *keys, size_t n, int64_t *out) {
-  auto tile = cg::tiled_partition<W>(cg::this_thread_block());
-  const size_t tiles = (size_t)gridDim.x * BLOCK / W, share = (n + tiles - 1) / tiles;
-  const size_t first = ((size_t)blockIdx.x * BLOCK + threadIdx.x) / W * share;
-  if (first < n) m.find(tile, keys + first, keys + (first + share < n ? first + share : n), out + first);
+  for_tile_ranges<W, SHARE>(n, [&](size_t a, size_t b) { m.find(tile, keys + a, keys + b, out + a); });
 }
 
 template <class K>
@@ -106,15 +90,15 @@ static times run(gcol_map_t *m, int kind, const int64_t *keys, const int64_t *va
     bench_timer_start(&timer, stream);
     if (kind == 0) bench_ok(gcol_map_insert(m, keys, vals, n, NULL, stream), "insert");
     if (kind == 1) insert_per_key<W><<<grid_of(insert_per_key<W>), BLOCK, 0, stream>>>(mm, keys, vals, n);
-    if (kind == 2) insert_bulk<W><<<grid_of(insert_bulk<W>), BLOCK, 0, stream>>>(mm, keys, vals, n);
-    if (kind == 3) insert_range<W><<<grid_of(insert_range<W>), BLOCK, 0, stream>>>(mm, keys, vals, n);
+    if (kind == 2) insert_bulk<W, false><<<grid_of(insert_bulk<W, false>), BLOCK, 0, stream>>>(mm, keys, vals, n);
+    if (kind == 3) insert_bulk<W, true><<<grid_of(insert_bulk<W, true>), BLOCK, 0, stream>>>(mm, keys, vals, n);
     ins[r] = bench_timer_stop_ms(&timer, stream);
     BENCH_CUDA(cudaGetLastError());
     bench_timer_start(&timer, stream);
     if (kind == 0) bench_ok(gcol_map_find(m, keys, n, out, stream), "find");
     if (kind == 1) find_per_key<W><<<grid_of(find_per_key<W>), BLOCK, 0, stream>>>(vv, keys, n, out);
-    if (kind == 2) find_bulk<W><<<grid_of(find_bulk<W>), BLOCK, 0, stream>>>(vv, keys, n, out);
-    if (kind == 3) find_range<W><<<grid_of(find_range<W>), BLOCK, 0, stream>>>(vv, keys, n, out);
+    if (kind == 2) find_bulk<W, false><<<grid_of(find_bulk<W, false>), BLOCK, 0, stream>>>(vv, keys, n, out);
+    if (kind == 3) find_bulk<W, true><<<grid_of(find_bulk<W, true>), BLOCK, 0, stream>>>(vv, keys, n, out);
     fnd[r] = bench_timer_stop_ms(&timer, stream);
     BENCH_CUDA(cudaGetLastError());
   }
