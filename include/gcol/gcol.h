@@ -223,10 +223,11 @@ gcol_status_t gcol_map_status(gcol_map_t *m, cudaStream_t s);
  *    a full map or a reserved key is latched as for the bulk calls.
  *  - A view is valid until the map is destroyed or rebuilt: a growable map
  *    rebuilds in insert-type calls and gcol_map_reserve. Kernels never grow
- *    a map: reserve room for what they insert first. After a mutable view is
- *    taken, the next insert-type call of a growable map counts the map's
- *    slots once (one synchronization) instead of trusting its host-side
- *    bound. No device work, no synchronization. */
+ *    a map: reserve room for what they insert first. Once a mutable view
+ *    is taken, every insert-type call of a growable map counts the map's
+ *    slots first (one synchronization) instead of trusting its host-side
+ *    bound, until a rebuild ends the view. These two calls do no device
+ *    work and do not synchronize. */
 typedef struct {
   void *slots, *state;
   uint64_t empty_key, erased_key, empty_value, seed, capacity;

@@ -222,7 +222,6 @@ gcol_status_t gcol_map_clear(gcol_map_t *m, cudaStream_t s) {
   m->last = s;
   m->used_bound = 0;
   m->may_have_tombstones = 0;
-  m->device_writes = 0; /* views of the old table are void */
   GCOL_CUDA_TRY(cudaMemsetAsync(m->t.state, 0, sizeof(map_state), s));
   return gcol_from_cuda(with_ops(m, [&](auto ops) { return ops.fill(m->l, m->t, m->num_slots, s); }));
 }
