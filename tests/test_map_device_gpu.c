@@ -73,6 +73,17 @@ static cudaError_t run(const scen_t *s, gcol_map_t *m, dev_op_t op, int tile, si
   return dev_map_run(&v, s->wide, op, tile, range, keys, vals, n, s->d_out, s->d_flags, s->d_count);
 }
 
+/* insert_or_apply(ADD) of 1 for every input of the batch: the map then
+ * counts each pool key's multiplicity. */
+static cudaError_t add_ones(const scen_t *s, gcol_map_t *m, int tile, size_t range) {
+  for (size_t i = 0; i < s->n; ++i) tu_put(s->want, i, s->kb, 1);
+  void *d_ones = tu_to_device(s->want, s->n * s->kb);
+  if (!d_ones) return cudaErrorMemoryAllocation;
+  cudaError_t e = run(s, m, DEV_INSERT_OR_ADD, tile, range, s->d_batch, d_ones, s->n);
+  tu_free(d_ones);
+  return e;
+}
+
 static unsigned long long count_of(const scen_t *s) {
   unsigned long long c = ~0ULL;
   cudaMemcpy(&c, s->d_count, 8, cudaMemcpyDeviceToHost);
@@ -207,12 +218,7 @@ static test_result_t per_key_ops(int wide, int tile, int bucket_chunks, int key_
   /* insert_or_apply(ADD) of 1 per copy: counts = multiplicities */
   m = make_map(&s, 2 * s.p, bucket_chunks, key_cas);
   CHECK(m);
-  for (size_t i = 0; i < s.n; ++i) tu_put(s.want, i, s.kb, 1);
-  void *d_ones = tu_to_device(s.want, s.n * s.kb);
-  CHECK(d_ones);
-  e = run(&s, m, DEV_INSERT_OR_ADD, tile, 0, s.d_batch, d_ones, s.n);
-  tu_free(d_ones);
-  CHECK_CUDA(e);
+  CHECK_CUDA(add_ones(&s, m, tile, 0));
   for (size_t i = 0; i < s.p; ++i) present[i] = s.mult[i] != 0;
   RUN(check_map(&s, m, present, 0, s.mult));
   gcol_map_destroy(m);
@@ -262,12 +268,7 @@ static test_result_t bulk_ops(int wide, int tile, size_t range, size_t p, size_t
 
   m = make_map(&s, 2 * s.p, 0, 0);
   CHECK(m);
-  for (size_t i = 0; i < s.n; ++i) tu_put(s.want, i, s.kb, 1);
-  void *d_ones = tu_to_device(s.want, s.n * s.kb);
-  CHECK(d_ones);
-  cudaError_t e = run(&s, m, DEV_INSERT_OR_ADD, tile, range, s.d_batch, d_ones, s.n);
-  tu_free(d_ones);
-  CHECK_CUDA(e);
+  CHECK_CUDA(add_ones(&s, m, tile, range));
   CHECK(count_of(&s) == distinct(&s));
   RUN(check_map(&s, m, present, 0, s.mult));
   gcol_map_destroy(m);

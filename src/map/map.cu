@@ -75,11 +75,7 @@ gcol_status_t gcol_map_create(gcol_map_t **map, const gcol_map_config_t *cfg, cu
   m->cfg = *cfg;
   m->kb = (int)gcol_type_size(cfg->key_type);
   m->vb = (int)gcol_type_size(cfg->value_type);
-  m->t.empty_key = cfg->empty_key;
-  m->t.erased_key = cfg->erased_key;
-  m->t.empty_value = cfg->empty_value;
-  m->t.seed = cfg->seed;
-  m->t.key_cas = p.key_cas;
+  m->t = gcol::detail::table_ref_for(*cfg, p.key_cas);
   m->l.tile = (m->kb == 4 && m->vb == 4) ? p.tile8 : p.tile16;
   m->l.block_threads = p.block_threads;
   m->l.num_sms = dev.num_sms;

@@ -35,6 +35,18 @@ struct map_ops {
                               void *values_out, cudaStream_t s);
 };
 
+/* What kernels need of a config (sentinels, seed) and of the claim scheme,
+ * for the map and the multimap; the caller adds the table itself. */
+inline table_ref table_ref_for(const gcol_map_config_t &c, int key_cas) {
+  table_ref t = {};
+  t.empty_key = c.empty_key;
+  t.erased_key = c.erased_key;
+  t.empty_value = c.empty_value;
+  t.seed = c.seed;
+  t.key_cas = key_cas;
+  return t;
+}
+
 /* Host side of a table's state, for the map and the multimap (map.cu). */
 /* Copy the device state d to *h (synchronizes s). */
 gcol_status_t map_state_read(const map_state *d, map_state *h, cudaStream_t s);

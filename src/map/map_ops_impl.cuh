@@ -84,7 +84,7 @@ cudaError_t map_ops<KB, VB>::rehash(const launch_cfg &l, const table_ref &from, 
                                     cudaStream_t s) {
   return with_tile(l.tile, [&](auto tc) {
     constexpr int T = decltype(tc)::value, SB = (KB == 4 && VB == 4) ? 8 : 16;
-    constexpr uint32_t seg = rebuild_shape<SB>::stage_slots / (T * layout<SB>::per_chunk);
+    constexpr uint32_t seg = rebuild_shape<T, SB>::segment_buckets;
     uint32_t segments = (to.num_buckets + seg - 1) / seg, warps = GCOL_REBUILD_BLOCK / 32;
     stage_kernel<T, KB, VB><<<segments, GCOL_REBUILD_BLOCK, 0, s>>>(from, to);
     if (cudaPeekAtLastError() == cudaSuccess)

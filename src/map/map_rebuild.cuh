@@ -35,10 +35,12 @@
 namespace gcol {
 namespace detail {
 
-/* Slots staged in shared memory per block: 32 KB for either slot size. */
-template <int SB>
+/* A segment: the new buckets one block stages in shared memory, 32 KB of
+ * slots for either slot size and any bucket width T. */
+template <int T, int SB>
 struct rebuild_shape {
-  enum { stage_slots = 32768 / SB };
+  enum { slots_per_bucket = T * layout<SB>::per_chunk, stage_slots = 32768 / SB,
+         segment_buckets = stage_slots / slots_per_bucket };
 };
 
 /* First hash (low 32 bits) whose first bucket is >= b: ceil(b * 2^32 / nb). */
@@ -59,8 +61,9 @@ __device__ __forceinline__ void old_run(const table_ref &from, const table_ref &
 
 template <int T, int KB, int VB>
 __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) stage_kernel(table_ref from, table_ref to) {
-  constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16, PER = layout<SB>::per_chunk, BS = T * PER; /* slots per bucket */
-  constexpr int SEG = rebuild_shape<SB>::stage_slots / BS, ITEMS = 4, ROUND = GCOL_REBUILD_BLOCK * ITEMS;
+  constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16, PER = layout<SB>::per_chunk;
+  constexpr int BS = rebuild_shape<T, SB>::slots_per_bucket, SEG = rebuild_shape<T, SB>::segment_buckets;
+  constexpr int ITEMS = 4, ROUND = GCOL_REBUILD_BLOCK * ITEMS;
   typedef layout<SB> L;
   typedef typename L::slot_t slot_t;
   __shared__ slot_t stage[SEG * BS];
@@ -124,8 +127,8 @@ __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) stage_kernel(table_ref fro
 template <int T, int KB, int VB>
 __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) deferred_kernel(table_ref from, table_ref to,
                                                                     uint32_t num_segments) {
-  constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16, PER = layout<SB>::per_chunk, BS = T * PER;
-  constexpr int SEG = rebuild_shape<SB>::stage_slots / BS;
+  constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16;
+  constexpr int BS = rebuild_shape<T, SB>::slots_per_bucket, SEG = rebuild_shape<T, SB>::segment_buckets;
   typedef layout<SB> L;
   typedef typename L::slot_t slot_t;
   const uint32_t seg = blockIdx.x * (GCOL_REBUILD_BLOCK / 32) + threadIdx.x / 32;

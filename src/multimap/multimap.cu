@@ -83,13 +83,9 @@ gcol_status_t gcol_multimap_create(gcol_multimap_t **mm, const gcol_multimap_con
   if (!m) return GCOL_ERROR_OUT_OF_MEMORY;
   m->cfg = *cfg;
   m->p = p;
-  m->r.t.empty_key = cfg->map.empty_key;
-  m->r.t.erased_key = cfg->map.erased_key;
-  m->r.t.empty_value = cfg->map.empty_value;
-  m->r.t.seed = cfg->map.seed;
+  m->r.t = gcol::detail::table_ref_for(cfg->map, pol.key_cas);
   m->r.t.capacity = p.capacity;
   m->r.t.num_buckets = p.num_buckets;
-  m->r.t.key_cas = pol.key_cas;
   m->r.chained = p.engine != GCOL_MULTIMAP_OPEN;
   m->l.tile = p.tile;
   m->l.block_threads = pol.block_threads;
