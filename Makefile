@@ -4,6 +4,7 @@
 #   make demo       build and run the main example
 #   make bench      benchmarks (needs a GPU)
 #   make install    headers, libgcol.a/.so, gcol.pc and the CMake package under PREFIX
+#                   (libgcol_nccl too, where BUILD holds it)
 #   make uninstall  remove exactly what install put there (its manifest)
 #   make bench-python  Python binding overhead and 100M-key insert (needs a GPU)
 # GPU_ARCHS is the one knob for the GPU targets.
@@ -78,6 +79,44 @@ $(BUILD)/libgcol.so: $(LIB_OBJ)
 	$(NVCC) -shared $(GPU_ARCHS) $^ -Xlinker -soname=libgcol.so.$(VERSION_MAJOR) \
 	  -Xlinker --exclude-libs=ALL -o $@
 
+# ---- libgcol_nccl: the sharded map (only where NCCL is found) ---------------
+# NCCL_HOME: a prefix with include/nccl.h and lib/ or lib64/libnccl.so; by
+# default the CUDA toolkit's, then /usr, then /usr/local. Empty: not built.
+NCCL_HOME ?= $(firstword $(foreach d,$(CUDA_HOME) /usr /usr/local,$(if $(wildcard $(d)/include/nccl.h),$(d))))
+ifneq ($(NCCL_HOME),)
+DIST_C     := src/dist/dist_plan.c src/dist/dist_map.c src/dist/dist_call.c src/dist/dist_group.c
+DIST_CU    := src/dist/dist_kernels.cu
+DIST_OBJ   := $(DIST_C:%.c=$(BUILD)/%.o) $(DIST_CU:%.cu=$(BUILD)/%.o)
+NCCL_INC   := -isystem $(NCCL_HOME)/include
+NCCL_LIBS  := -L$(NCCL_HOME)/lib -L$(NCCL_HOME)/lib64 -lnccl
+DIST_ALL   := $(BUILD)/libgcol_nccl.a $(BUILD)/libgcol_nccl.so $(BUILD)/gcol_nccl_tests \
+              $(BUILD)/examples/dist_wordcount $(BUILD)/bench/bench_dist
+# `make` (and so `make install`) builds the library beside libgcol
+all: $(BUILD)/libgcol_nccl.a $(BUILD)/libgcol_nccl.so
+$(DIST_OBJ): CFLAGS += $(NCCL_INC)
+$(DIST_OBJ): NVFLAGS += $(NCCL_INC)
+
+$(BUILD)/libgcol_nccl.a: $(DIST_OBJ)
+	ar rcs $@ $^
+
+# Depends on libgcol.so.MAJOR and NCCL's shared library; its own CUDA runtime
+# stays private as in libgcol.so.
+$(BUILD)/libgcol_nccl.so: $(DIST_OBJ) $(BUILD)/libgcol.so
+	$(NVCC) -shared $(GPU_ARCHS) $(DIST_OBJ) -L$(BUILD) -lgcol $(NCCL_LIBS) \
+	  -Xlinker -soname=libgcol_nccl.so.$(VERSION_MAJOR) -Xlinker --exclude-libs=ALL -o $@
+
+DIST_TEST_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/dist/*.c)) $(BUILD)/tests/harness.o
+$(DIST_TEST_OBJ): CFLAGS += $(NCCL_INC)
+$(BUILD)/gcol_nccl_tests: $(DIST_TEST_OBJ) $(BUILD)/libgcol_nccl.a $(BUILD)/libgcol.a
+	$(CC) $^ $(NCCL_LIBS) $(LDLIBS) -o $@
+
+$(BUILD)/examples/dist_wordcount.o $(BUILD)/bench/bench_dist.o: CFLAGS += $(NCCL_INC)
+$(BUILD)/examples/dist_wordcount: $(BUILD)/examples/dist_wordcount.o $(BUILD)/libgcol_nccl.a $(BUILD)/libgcol.a
+	$(CC) $^ $(NCCL_LIBS) $(LDLIBS) -o $@
+$(BUILD)/bench/bench_dist: $(BUILD)/bench/bench_dist.o $(BUILD)/bench/bench_common.o $(BUILD)/libgcol_nccl.a $(BUILD)/libgcol.a
+	$(CC) $^ $(NCCL_LIBS) $(LDLIBS) -o $@
+endif
+
 # ---- tests, examples, benchmarks -----------------------------------------------
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
@@ -91,7 +130,7 @@ $(BUILD)/examples/%: $(BUILD)/examples/%.o $(BUILD)/libgcol.a
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/bench/bench_common.o $(BUILD)/libgcol.a
 	$(CC) $^ $(LDLIBS) -o $@
 
-EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
+EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(filter-out examples/dist_%.c,$(wildcard examples/*.c)))
 EXAMPLES += $(patsubst examples/%.cu,$(BUILD)/examples/%,$(wildcard examples/*.cu)) # device-API users
 BENCHES  := $(BUILD)/bench/bench_map
 BENCHES  += $(BUILD)/bench/bench_sssp
@@ -105,8 +144,9 @@ $(BUILD)/bench/bench_compact: $(BUILD)/bench/bench_compact_cub.o
 # The public header must stay pure C11.
 header-check:
 	$(CC) -std=c11 -pedantic -Wall -Wextra -Werror -I include -I $(CUDA_HOME)/include -fsyntax-only -x c include/gcol/gcol.h
+	$(if $(NCCL_HOME),$(CC) -std=c11 -pedantic -Wall -Wextra -Werror -I include -I $(CUDA_HOME)/include $(NCCL_INC) -fsyntax-only -x c include/gcol/gcol_nccl.h)
 
-build-all: all $(BUILD)/gcol_tests $(EXAMPLES) $(BENCHES) header-check
+build-all: all $(BUILD)/gcol_tests $(EXAMPLES) $(BENCHES) $(DIST_ALL) header-check
 
 # C suite, install + consumer checks, pytest; one combined summary line last.
 test: build-all
@@ -115,20 +155,23 @@ test: build-all
 demo: $(BUILD)/examples/map_demo
 	$(BUILD)/examples/map_demo
 
-bench: $(BENCHES)
+# bench_dist only where NCCL was found (it is then part of DIST_ALL)
+BENCH_DIST := $(filter %/bench_dist,$(DIST_ALL))
+bench: $(BENCHES) $(BENCH_DIST)
 	$(BUILD)/bench/bench_map
 	$(BUILD)/bench/bench_map_growable
 	$(BUILD)/bench/bench_sssp
 	$(BUILD)/bench/bench_compact
 	$(BUILD)/bench/bench_multimap
 	$(BUILD)/bench/bench_map_device
+	$(BENCH_DIST)
 
 bench-python: all
 	GCOL_LIBRARY=$(BUILD)/libgcol.so python3 bench/bench_python.py
 
 PREFIX ?= /usr/local
 install: all
-	@scripts/install "$(DESTDIR)$(PREFIX)" "$(PREFIX)" "$(BUILD)" "$(VERSION)" "$(CUDA_HOME)"
+	@scripts/install "$(DESTDIR)$(PREFIX)" "$(PREFIX)" "$(BUILD)" "$(VERSION)" "$(CUDA_HOME)" "$(NCCL_HOME)"
 
 uninstall:
 	@scripts/uninstall "$(DESTDIR)$(PREFIX)"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# make test: the C suite, the install + consumer checks and the Python tests,
-# then ONE closing line "N passed, N failed, N skipped" that adds up all three.
+# make test: the C suite, libgcol_nccl's suite (where NCCL was found and it was
+# built), the install + consumer checks and the Python tests, then ONE closing
+# line "N passed, N failed, N skipped" that adds them all up.
 # The parts' own summary lines are shown relabelled ("[c] 3 passed, ...") so
 # that the closing line is the only plain one. Exits 1 if anything failed or a
 # part could not report; tests that skip (GPU ones without a GPU) count as
@@ -58,6 +59,12 @@ PY
 }
 
 part c "$build/gcol_tests"
+# libgcol_nccl is built only where NCCL is found (see the Makefile)
+if [ -e "$build/gcol_nccl_tests" ]; then
+  part nccl "$build/gcol_nccl_tests"
+else
+  echo "[nccl] libgcol_nccl was not built (NCCL not found): its tests did not run"
+fi
 part consumers tests/consumers/check.sh "$build"
 part python python_tests
 echo "$passed passed, $failed failed, $skipped skipped"

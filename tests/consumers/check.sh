@@ -2,7 +2,8 @@
 # The installed copy, seen from outside: `make install` into a temporary
 # prefix, then consumers that know only that prefix (a C program through
 # pkg-config, shared and static; a CMake project through
-# find_package(gcol CONFIG REQUIRED); the Python package through pip), then
+# find_package(gcol CONFIG REQUIRED); libgcol_nccl the same ways where it was
+# built; the Python package through pip), then
 # `make uninstall`, which must leave the prefix empty. Each check prints PASS or
 # FAIL (with the output behind it), or SKIP when the machine cannot run it; the
 # last line is "N passed, N failed, N skipped".
@@ -89,7 +90,38 @@ pkgconfig_static() {
 
 cmake_package() {
   cmake -S tests/consumers/cmake -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCUDAToolkit_ROOT="$cuda_home" &&
-    cmake --build "$work/cmake" && runs "$work/cmake/consumer_shared" && runs "$work/cmake/consumer_static"
+    cmake --build "$work/cmake" && runs "$work/cmake/consumer_shared" && runs "$work/cmake/consumer_static" || return 1
+  # gcol::gcol_nccl(_static), where libgcol_nccl was installed
+  [ ! -f "$prefix/lib/pkgconfig/gcol_nccl.pc" ] ||
+    { runs "$work/cmake/consumer_nccl" && runs "$work/cmake/consumer_nccl_static"; }
+}
+
+# libgcol_nccl (installed only where NCCL was found and it was built): its
+# files and links, and a program built with pkg-config, shared and static.
+gcol_nccl() {
+  local v major lib=$prefix/lib libs
+  [ -f "$lib/pkgconfig/gcol_nccl.pc" ] || { echo "libgcol_nccl was not built here (no NCCL?)"; return $SKIP; }
+  v=$(pkg-config --modversion gcol_nccl) || return 1
+  major=${v%%.*}
+  cmp include/gcol/gcol_nccl.h "$prefix/include/gcol/gcol_nccl.h" && [ -f "$lib/libgcol_nccl.a" ] || return 1
+  if [ "$(readlink "$lib/libgcol_nccl.so")" != "libgcol_nccl.so.$major" ] ||
+    [ "$(readlink "$lib/libgcol_nccl.so.$major")" != "libgcol_nccl.so.$v" ]; then
+    ls -l "$lib"
+    return 1
+  fi
+  readelf -d "$lib/libgcol_nccl.so.$v" | grep -q "SONAME.*\[libgcol_nccl.so.$major\]" || { echo "bad SONAME"; return 1; }
+  if nm -D --defined-only "$lib/libgcol_nccl.so.$v" | grep -q ' cudaMalloc$'; then echo "the CUDA runtime is exported"; return 1; fi
+  # shellcheck disable=SC2046 # pkg-config's flags are words
+  $cc -std=c11 -Wall -Wextra -Werror tests/consumers/consumer_nccl.c $(pkg-config --cflags --libs gcol_nccl) \
+    -o "$work/nccl_shared" &&
+    readelf -d "$work/nccl_shared" | grep -q 'NEEDED.*\[libgcol_nccl\.so\.[0-9]*\]' &&
+    LD_LIBRARY_PATH=$lib runs "$work/nccl_shared" || return 1
+  # the --static flags with both gcol libraries pointed at their archives
+  libs=$(pkg-config --static --libs gcol_nccl | sed -E 's/-l(gcol|gcol_nccl)( |$)/-l:lib\1.a\2/g') || return 1
+  # shellcheck disable=SC2046,SC2086
+  $cc -std=c11 tests/consumers/consumer_nccl.c $(pkg-config --cflags gcol_nccl) $libs -o "$work/nccl_static" &&
+    ! readelf -d "$work/nccl_static" | grep -q 'NEEDED.*libgcol' &&
+    runs "$work/nccl_static"
 }
 
 python_pip() {
@@ -134,6 +166,7 @@ check installed_layout layout
 check pkgconfig_shared pkgconfig_shared
 check pkgconfig_static pkgconfig_static
 check cmake_find_package cmake_package
+check gcol_nccl gcol_nccl
 check python_pip_install python_pip
 check uninstall_leaves_nothing uninstall
 echo "$passed passed, $failed failed, $skipped skipped"

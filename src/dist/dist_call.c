@@ -1,0 +1,353 @@
+/* The steps of one rank's part of a collective call (see dist_internal.h
+ * for their order). A step never returns early in a way that would leave
+ * the other ranks waiting: a local failure is recorded in c->local, the
+ * rank goes on with an empty batch, and the collective votes tell everyone.
+ *
+ * A keyed call: group the batch by owner (compute stream s); exchange the
+ * counts (NCCL stream cs); vote that every rank is ready (all allocations
+ * made), then move the pairs in rounds of at most q pairs per peer. Round k
+ * lands in receive slot k % 2; the shard works on it on s while round k+1
+ * travels on cs. find/contains answers go back in the round's layout and
+ * are put into batch order at the end. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/common.h"
+#include "core/device_alloc.h"
+#include "dist/dist_internal.h"
+#include "dist/dist_kernels.h"
+
+/* device words: counts out, counts in, cursor, vote (2), own fingerprint, all fingerprints */
+#define FP_WORDS 12
+static size_t words_count(int P) { return 3 * (size_t)P + 2 + FP_WORDS * ((size_t)P + 1); }
+static uint64_t *vote_words(const dist_call_t *c) { return c->d_counts + 3 * (size_t)c->m->nranks; }
+static uint64_t *fp_words(const dist_call_t *c) { return vote_words(c) + 2; }
+
+static int keyed(dist_kind_t k) { return k >= DIST_INSERT && k <= DIST_ERASE; }
+static int carries_values(dist_kind_t k) { return k == DIST_INSERT || k == DIST_ASSIGN || k == DIST_APPLY; }
+static int answers(dist_kind_t k) { return k == DIST_FIND || k == DIST_CONTAINS; }
+static size_t answer_bytes(const dist_call_t *c) { return c->kind == DIST_FIND ? c->m->value_bytes : 1; }
+static size_t align16(size_t b) { return (b + 15) & ~(size_t)15; }
+static cudaStream_t comm_stream(const dist_call_t *c) { return c->m->comm_stream ? c->m->comm_stream : c->s; }
+
+static void fail(dist_call_t *c, gcol_status_t s) {
+  if (c->local == GCOL_SUCCESS) c->local = s;
+}
+static int cuda_ok(dist_call_t *c, cudaError_t e) {
+  if (e == cudaSuccess) return 1;
+  fail(c, gcol_from_cuda(e));
+  return 0;
+}
+static void nccl_call(dist_call_t *c, ncclResult_t r) {
+  if (r == ncclSuccess) return;
+  fail(c, dist_from_nccl(r));
+  c->nccl_broken = 1;
+}
+static void use_device(dist_call_t *c) { cuda_ok(c, cudaSetDevice(c->m->device)); }
+static int nccl_usable(const dist_call_t *c) { return !c->nccl_broken && c->d_counts; }
+
+/* The (stream-ordered) point where cs has done everything enqueued so far. */
+static void s_waits_for_cs(dist_call_t *c) {
+  cudaStream_t cs = comm_stream(c);
+  if (cs == c->s) return;
+  if (cuda_ok(c, cudaEventRecord(c->m->ev_sync, cs))) cuda_ok(c, cudaStreamWaitEvent(c->s, c->m->ev_sync, 0));
+}
+static void cs_waits_for_s(dist_call_t *c) {
+  cudaStream_t cs = comm_stream(c);
+  if (cs == c->s) return;
+  if (cuda_ok(c, cudaEventRecord(c->m->ev_sync, c->s))) cuda_ok(c, cudaStreamWaitEvent(cs, c->m->ev_sync, 0));
+}
+
+/* Resources of the shard's rank, made by the create call before its first
+ * NCCL step; a failure leaves the call working on s alone. */
+static void open_rank(dist_call_t *c) {
+  gcol_dist_map_t *m = c->m;
+  if (!cuda_ok(c, cudaStreamCreateWithFlags(&m->comm_stream, cudaStreamNonBlocking))) m->comm_stream = NULL;
+  cudaEvent_t *ev[] = {&m->ev_fwd[0], &m->ev_fwd[1], &m->ev_op[0], &m->ev_op[1], &m->ev_sync};
+  for (size_t i = 0; i < sizeof ev / sizeof ev[0]; ++i)
+    cuda_ok(c, cudaEventCreateWithFlags(ev[i], cudaEventDisableTiming));
+  if (!cuda_ok(c, cudaMallocHost((void **)&m->h_words, sizeof(uint64_t) * (2 * (size_t)m->nranks + 2))))
+    m->h_words = NULL;
+}
+
+static void prepare_batch(dist_call_t *c) {
+  gcol_dist_map_t *m = c->m;
+  const int P = m->nranks;
+  size_t n = c->n, kb = m->key_bytes;
+  size_t vb = carries_values(c->kind) ? m->value_bytes : 0, ab = answers(c->kind) ? answer_bytes(c) : 0;
+  size_t ib = ab ? sizeof(uint32_t) : 0;
+  c->block_bytes = align16(n * kb) + align16(n * vb) + align16(n * ib) + align16(n * ab);
+  gcol_status_t st = gcol_device_alloc(&m->cfg.allocator, &c->block, c->block_bytes, c->s);
+  if (st != GCOL_SUCCESS) fail(c, st);
+  if (c->local != GCOL_SUCCESS) c->n = n = 0; /* take part with nothing */
+  char *b = c->block;
+  c->send_keys = b, b += align16(n * kb);
+  c->send_values = vb ? b : NULL, b += align16(n * vb);
+  c->position = ib ? (uint32_t *)b : NULL, b += align16(n * ib);
+  c->back = ab ? b : NULL;
+  if (!cuda_ok(c, gcol_dist_count_owners(c->keys, n, (int)kb, P, c->d_counts, c->s))) return;
+  cuda_ok(c, gcol_dist_group_by_owner(c->keys, c->values, n, (int)kb, (int)vb, P, c->d_counts, c->d_counts + 2 * P,
+                                      c->send_keys, c->send_values, c->position, c->s));
+}
+
+void dist_step_prepare(dist_call_t *c) {
+  gcol_dist_map_t *m = c->m;
+  use_device(c);
+  if (c->kind == DIST_CREATE) open_rank(c);
+  c->plan = malloc(sizeof(uint64_t) * 6 * ((size_t)m->nranks + 1));
+  if (!c->plan) fail(c, GCOL_ERROR_OUT_OF_MEMORY);
+  size_t wb = sizeof(uint64_t) * words_count(m->nranks);
+  gcol_status_t st = gcol_device_alloc(&m->cfg.allocator, (void **)&c->d_counts, wb, c->s);
+  if (st != GCOL_SUCCESS) {
+    fail(c, st);
+    c->nccl_broken = 1; /* nothing to talk with: a few bytes of memory are missing */
+    return;
+  }
+  if (c->kind == DIST_CREATE) {
+    c->fingerprint = gcol_dist_fingerprint(&c->cfg, c->local == GCOL_SUCCESS && c->plan && m->h_words);
+    cuda_ok(c, cudaMemcpyAsync(fp_words(c), &c->fingerprint, sizeof c->fingerprint, cudaMemcpyHostToDevice, c->s));
+  } else if (keyed(c->kind)) {
+    prepare_batch(c);
+  }
+  cs_waits_for_s(c);
+}
+
+void dist_step_exchange(dist_call_t *c) {
+  if (!nccl_usable(c)) return;
+  gcol_dist_map_t *m = c->m;
+  cudaStream_t cs = comm_stream(c);
+  if (c->kind == DIST_CREATE) {
+    nccl_call(c, ncclAllGather(fp_words(c), fp_words(c) + FP_WORDS, FP_WORDS, ncclUint64, m->comm, cs));
+  } else if (keyed(c->kind)) {
+    for (int p = 0; p < m->nranks && !c->nccl_broken; ++p) {
+      nccl_call(c, ncclSend(c->d_counts + p, 1, ncclUint64, p, m->comm, cs));
+      nccl_call(c, ncclRecv(c->d_counts + m->nranks + p, 1, ncclUint64, p, m->comm, cs));
+    }
+  }
+}
+
+static void plan_rounds(dist_call_t *c) {
+  gcol_dist_map_t *m = c->m;
+  const int P = m->nranks;
+  cudaStream_t cs = comm_stream(c);
+  uint64_t *h = m->h_words;
+  if (!cuda_ok(c, cudaMemcpyAsync(h, c->d_counts, sizeof(uint64_t) * 2 * P, cudaMemcpyDeviceToHost, cs)) ||
+      !cuda_ok(c, cudaStreamSynchronize(cs))) {
+    c->skip = 1;
+    return;
+  }
+  gcol_dist_exclusive_sum(h, P, c->plan);
+  gcol_dist_exclusive_sum(h + P, P, c->plan + P + 1);
+  /* this rank's own keys never travel: dist_step_apply_self works on them
+   * where the grouping put them; the rounds carry the other ranks' */
+  c->self = (size_t)h[m->rank];
+  h[m->rank] = h[P + m->rank] = 0;
+  c->q = gcol_dist_round_pairs_in_use(P);
+  c->rounds = gcol_dist_num_rounds(h, h + P, P, c->q);
+  size_t most = 0; /* round 0 is the largest a rank receives */
+  for (int p = 0; p < P; ++p) most += h[P + p] < c->q ? (size_t)h[P + p] : c->q;
+  size_t vb = carries_values(c->kind) ? m->value_bytes : 0, ab = answers(c->kind) ? answer_bytes(c) : 0;
+  size_t one = align16(most * m->key_bytes) + align16(most * vb) + align16(most * ab);
+  c->slots_bytes = 2 * one;
+  gcol_status_t st = gcol_device_alloc(&m->cfg.allocator, &c->slots, c->slots_bytes, c->s);
+  if (st != GCOL_SUCCESS) {
+    fail(c, st);
+    return;
+  }
+  for (int i = 0; i < 2; ++i) {
+    char *b = (char *)c->slots + i * one;
+    c->slot_keys[i] = b, b += align16(most * m->key_bytes);
+    c->slot_values[i] = b, b += align16(most * vb);
+    c->slot_out[i] = b;
+  }
+  cs_waits_for_s(c); /* the slots' memory is usable on s; cs writes them */
+}
+
+void dist_step_plan(dist_call_t *c) {
+  gcol_dist_map_t *m = c->m;
+  use_device(c);
+  if (c->kind == DIST_CREATE) {
+    if (!nccl_usable(c)) return;
+    size_t bytes = sizeof(gcol_dist_fingerprint_t) * (size_t)m->nranks;
+    gcol_dist_fingerprint_t *all = malloc(bytes);
+    if (!all) {
+      fail(c, GCOL_ERROR_OUT_OF_MEMORY);
+      return;
+    }
+    if (cuda_ok(c, cudaMemcpyAsync(all, fp_words(c) + FP_WORDS, bytes, cudaMemcpyDeviceToHost, comm_stream(c))) &&
+        cuda_ok(c, cudaStreamSynchronize(comm_stream(c)))) {
+      gcol_status_t agree = gcol_dist_check_fingerprints(all, m->nranks);
+      if (agree != GCOL_SUCCESS) fail(c, agree);
+      else if (c->local == GCOL_SUCCESS) fail(c, gcol_map_create(&m->shard, &m->cfg, c->s));
+    }
+    free(all);
+  } else if (keyed(c->kind)) {
+    if (nccl_usable(c)) plan_rounds(c);
+    else c->skip = 1;
+  } else if (c->local != GCOL_SUCCESS) {
+    return; /* a size or retrieve with bad arguments only votes */
+  } else if (c->kind == DIST_SIZE) {
+    fail(c, gcol_map_size(m->shard, &c->vote[1], c->s));
+  } else if (c->kind == DIST_RETRIEVE) {
+    fail(c, gcol_map_retrieve_all(m->shard, c->out, c->out_values, c->h_out, c->s));
+  }
+}
+
+/* Write this rank's vote words and reduce them over the ranks with op. */
+static void vote(dist_call_t *c, int with_size) {
+  cudaStream_t cs = comm_stream(c);
+  c->vote[0] = (uint64_t)gcol_dist_severity(c->local);
+  if (!cuda_ok(c, cudaMemcpyAsync(vote_words(c), c->vote, sizeof c->vote, cudaMemcpyHostToDevice, cs))) return;
+  nccl_call(c, ncclAllReduce(vote_words(c), vote_words(c), 1, ncclUint64, ncclMax, c->m->comm, cs));
+  if (with_size && !c->nccl_broken)
+    nccl_call(c, ncclAllReduce(vote_words(c) + 1, vote_words(c) + 1, 1, ncclUint64, ncclSum, c->m->comm, cs));
+}
+
+/* Read the vote words back (synchronizes cs); 0 when they cannot be read. */
+static int read_vote(dist_call_t *c, uint64_t out[2]) {
+  uint64_t *h = c->m->h_words + 2 * (size_t)c->m->nranks;
+  if (!nccl_usable(c) || !h) return 0;
+  if (!cuda_ok(c, cudaMemcpyAsync(h, vote_words(c), 2 * sizeof(uint64_t), cudaMemcpyDeviceToHost, comm_stream(c))) ||
+      !cuda_ok(c, cudaStreamSynchronize(comm_stream(c))))
+    return 0;
+  out[0] = h[0], out[1] = h[1];
+  return 1;
+}
+
+void dist_step_ready(dist_call_t *c) {
+  if (keyed(c->kind) && nccl_usable(c)) vote(c, 0);
+}
+
+int dist_step_check_ready(dist_call_t *c) {
+  if (!keyed(c->kind)) return 1;
+  uint64_t v[2];
+  if (!read_vote(c, v) || v[0] != 0) c->skip = 1;
+  return !c->skip;
+}
+
+static int in_round(const dist_call_t *c, size_t k) { return !c->skip && !c->nccl_broken && k < c->rounds; }
+
+/* Round k's layout: this rank's pieces to send (piece_s) and to receive
+ * (piece_r, at offsets off_r of the slot). */
+static size_t layout(dist_call_t *c, size_t k, size_t **piece_s, size_t **piece_r, size_t **off_r) {
+  const int P = c->m->nranks;
+  size_t *w = (size_t *)(c->plan + 2 * ((size_t)P + 1)), *off_s = w + P;
+  *piece_s = w, *piece_r = w + 2 * P, *off_r = w + 3 * P;
+  gcol_dist_round_layout(c->m->h_words, P, c->q, k, *piece_s, off_s);
+  return gcol_dist_round_layout(c->m->h_words + P, P, c->q, k, *piece_r, *off_r);
+}
+
+/* Move round k of a stream of elem-byte elements: this rank's send side is
+ * grouped by owner (peer p's part starts at send_start[p]), the receive side
+ * is one slot in rank order. reverse: answers go the other way. */
+static void move_round(dist_call_t *c, size_t k, const void *grouped, void *slot, size_t elem, int reverse) {
+  gcol_dist_map_t *m = c->m;
+  size_t *piece_s, *piece_r, *off_r;
+  layout(c, k, &piece_s, &piece_r, &off_r);
+  cudaStream_t cs = comm_stream(c);
+  for (int p = 0; p < m->nranks && !c->nccl_broken; ++p) {
+    char *g = (char *)grouped + (size_t)(c->plan[p] + k * c->q) * elem;
+    char *r = (char *)slot + off_r[p] * elem;
+    if (!reverse) {
+      if (piece_s[p]) nccl_call(c, ncclSend(g, piece_s[p] * elem, ncclUint8, p, m->comm, cs));
+      if (piece_r[p]) nccl_call(c, ncclRecv(r, piece_r[p] * elem, ncclUint8, p, m->comm, cs));
+    } else {
+      if (piece_r[p]) nccl_call(c, ncclSend(r, piece_r[p] * elem, ncclUint8, p, m->comm, cs));
+      if (piece_s[p]) nccl_call(c, ncclRecv(g, piece_s[p] * elem, ncclUint8, p, m->comm, cs));
+    }
+  }
+}
+
+void dist_step_forward(dist_call_t *c, size_t k) {
+  if (!in_round(c, k)) return;
+  gcol_dist_map_t *m = c->m;
+  use_device(c);
+  /* slot k % 2 was read by round k-2's shard operation */
+  if (k >= 2) cuda_ok(c, cudaStreamWaitEvent(comm_stream(c), m->ev_op[k % 2], 0));
+  move_round(c, k, c->send_keys, c->slot_keys[k % 2], m->key_bytes, 0);
+  if (c->send_values) move_round(c, k, c->send_values, c->slot_values[k % 2], m->value_bytes, 0);
+}
+
+void dist_step_forwarded(dist_call_t *c, size_t k) {
+  if (in_round(c, k)) cuda_ok(c, cudaEventRecord(c->m->ev_fwd[k % 2], comm_stream(c)));
+}
+
+/* The call's operation on this rank's shard, for n keys (and values) on s;
+ * answers to out. */
+static void shard_op(dist_call_t *c, const void *keys, const void *values, size_t n, void *out) {
+  gcol_dist_map_t *m = c->m;
+  gcol_status_t st = GCOL_SUCCESS;
+  switch (c->kind) {
+    case DIST_INSERT: st = gcol_map_insert(m->shard, keys, values, n, NULL, c->s); break;
+    case DIST_ASSIGN: st = gcol_map_insert_or_assign(m->shard, keys, values, n, c->s); break;
+    case DIST_APPLY: st = gcol_map_insert_or_apply(m->shard, keys, values, n, c->op, c->s); break;
+    case DIST_FIND: st = gcol_map_find(m->shard, keys, n, out, c->s); break;
+    case DIST_CONTAINS: st = gcol_map_contains(m->shard, keys, n, out, c->s); break;
+    case DIST_ERASE: st = gcol_map_erase(m->shard, keys, n, NULL, c->s); break;
+    default: break;
+  }
+  fail(c, st);
+}
+
+void dist_step_apply_self(dist_call_t *c) {
+  if (c->skip || !keyed(c->kind) || c->self == 0) return;
+  use_device(c);
+  size_t at = (size_t)c->plan[c->m->rank], vb = c->send_values ? c->m->value_bytes : 0;
+  shard_op(c, (char *)c->send_keys + at * c->m->key_bytes, vb ? (char *)c->send_values + at * vb : NULL, c->self,
+           answers(c->kind) ? (char *)c->back + at * answer_bytes(c) : NULL);
+}
+
+void dist_step_apply(dist_call_t *c, size_t k) {
+  if (!in_round(c, k)) return;
+  gcol_dist_map_t *m = c->m;
+  use_device(c);
+  size_t *piece_s, *piece_r, *off_r;
+  size_t n = layout(c, k, &piece_s, &piece_r, &off_r);
+  if (!cuda_ok(c, cudaStreamWaitEvent(c->s, m->ev_fwd[k % 2], 0))) return;
+  shard_op(c, c->slot_keys[k % 2], c->slot_values[k % 2], n, c->slot_out[k % 2]);
+  cuda_ok(c, cudaEventRecord(m->ev_op[k % 2], c->s));
+}
+
+void dist_step_answer(dist_call_t *c, size_t k) {
+  if (!answers(c->kind) || !in_round(c, k)) return;
+  use_device(c);
+  if (!cuda_ok(c, cudaStreamWaitEvent(comm_stream(c), c->m->ev_op[k % 2], 0))) return;
+  move_round(c, k, c->back, c->slot_out[k % 2], answer_bytes(c), 1);
+}
+
+void dist_step_finish(dist_call_t *c) {
+  gcol_dist_map_t *m = c->m;
+  use_device(c);
+  if (!keyed(c->kind)) return;
+  s_waits_for_cs(c);
+  if (answers(c->kind) && !c->skip && !c->nccl_broken)
+    cuda_ok(c, gcol_dist_ungroup(c->back, c->position, c->n, (int)answer_bytes(c), c->out, c->s));
+  if (m->shard) fail(c, gcol_map_status(m->shard, c->s)); /* full or reserved keys, latched on device */
+}
+
+void dist_step_vote(dist_call_t *c) {
+  if (nccl_usable(c)) {
+    cs_waits_for_s(c);
+    vote(c, c->kind == DIST_SIZE);
+  }
+}
+
+void dist_step_release(dist_call_t *c) {
+  gcol_dist_map_t *m = c->m;
+  use_device(c);
+  uint64_t v[2];
+  if (read_vote(c, v)) {
+    c->result = gcol_dist_status_of_severity((int)v[0]);
+    if (c->kind == DIST_SIZE && c->h_out) *c->h_out = (size_t)v[1];
+  } else {
+    c->result = c->local != GCOL_SUCCESS ? c->local : GCOL_ERROR_CUDA;
+  }
+  s_waits_for_cs(c); /* buffers go back on s once cs is done with them */
+  const gcol_allocator_t *a = &m->cfg.allocator;
+  gcol_device_free(a, c->slots, c->slots_bytes, c->s);
+  gcol_device_free(a, c->block, c->block_bytes, c->s);
+  gcol_device_free(a, c->d_counts, sizeof(uint64_t) * words_count(m->nranks), c->s);
+  c->slots = c->block = c->d_counts = NULL;
+  free(c->plan);
+  c->plan = NULL;
+}

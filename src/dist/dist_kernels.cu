@@ -1,0 +1,154 @@
+/* Grouping a batch by owner rank with warp-aggregated atomics: lanes of a
+ * warp that go to the same rank elect one leader (match_any), which makes
+ * one shared-memory atomic for all of them; each block then reserves one
+ * range per rank in global memory with one atomic. */
+#include "dist/dist_kernels.h"
+#include "dist/dist_plan.h"
+
+namespace {
+
+constexpr int kBlock = 256, kItems = 4;
+
+template <int KB>
+struct key_word {
+  typedef typename std::conditional<KB == 4, uint32_t, uint64_t>::type type;
+};
+
+/* This lane's rank among the warp's active lanes with the same owner, and
+ * one shared atomic per owner per warp: returns the slot inside the block's
+ * range of `owner`. */
+__device__ __forceinline__ unsigned warp_claim(unsigned *s_hist, uint32_t owner) {
+  unsigned active = __activemask();
+  unsigned peers = __match_any_sync(active, owner);
+  unsigned lane = threadIdx.x & 31, leader = __ffs(peers) - 1;
+  unsigned base = 0;
+  if (lane == leader) base = atomicAdd(&s_hist[owner], (unsigned)__popc(peers));
+  base = __shfl_sync(peers, base, leader);
+  return base + __popc(peers & ((1u << lane) - 1));
+}
+
+template <int KB>
+__global__ void __launch_bounds__(kBlock) count_kernel(const void *keys, size_t n, uint32_t nranks,
+                                                        unsigned long long *counts) {
+  extern __shared__ unsigned s_hist[];
+  typedef typename key_word<KB>::type K;
+  for (uint32_t p = threadIdx.x; p < nranks; p += blockDim.x) s_hist[p] = 0;
+  __syncthreads();
+  const K *k = static_cast<const K *>(keys);
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    warp_claim(s_hist, gcol_dist_owner_of((uint64_t)k[i], nranks));
+  __syncthreads();
+  for (uint32_t p = threadIdx.x; p < nranks; p += blockDim.x)
+    if (s_hist[p]) atomicAdd(&counts[p], (unsigned long long)s_hist[p]);
+}
+
+__global__ void starts_kernel(const uint64_t *counts, uint32_t nranks, unsigned long long *cursor) {
+  unsigned long long sum = 0;
+  for (uint32_t p = 0; p < nranks; ++p) cursor[p] = sum, sum += counts[p];
+}
+
+template <int KB, int VB>
+__global__ void __launch_bounds__(kBlock) group_kernel(const void *keys, const void *values, size_t n,
+                                                        uint32_t nranks, unsigned long long *cursor,
+                                                        void *keys_out, void *values_out,
+                                                        uint32_t *position_out) {
+  extern __shared__ unsigned s_hist[]; /* nranks counts, then nranks 64-bit bases */
+  unsigned long long *s_base = reinterpret_cast<unsigned long long *>(s_hist + ((nranks + 1) & ~1u));
+  typedef typename key_word<KB>::type K;
+  typedef typename key_word<VB>::type V;
+  const K *k = static_cast<const K *>(keys);
+  const V *v = static_cast<const V *>(values);
+  for (size_t tile = (size_t)blockIdx.x * kBlock * kItems; tile < n; tile += (size_t)gridDim.x * kBlock * kItems) {
+    for (uint32_t p = threadIdx.x; p < nranks; p += blockDim.x) s_hist[p] = 0;
+    __syncthreads();
+    K key[kItems];
+    uint32_t owner[kItems];
+    unsigned slot[kItems];
+#pragma unroll
+    for (int it = 0; it < kItems; ++it) {
+      size_t i = tile + (size_t)it * kBlock + threadIdx.x;
+      if (i < n) {
+        key[it] = k[i];
+        owner[it] = gcol_dist_owner_of((uint64_t)key[it], nranks);
+        slot[it] = warp_claim(s_hist, owner[it]);
+      }
+    }
+    __syncthreads();
+    for (uint32_t p = threadIdx.x; p < nranks; p += blockDim.x)
+      s_base[p] = s_hist[p] ? atomicAdd(&cursor[p], (unsigned long long)s_hist[p]) : 0;
+    __syncthreads();
+#pragma unroll
+    for (int it = 0; it < kItems; ++it) {
+      size_t i = tile + (size_t)it * kBlock + threadIdx.x;
+      if (i < n) {
+        size_t o = s_base[owner[it]] + slot[it];
+        static_cast<K *>(keys_out)[o] = key[it];
+        if (values_out) static_cast<V *>(values_out)[o] = v[i];
+        if (position_out) position_out[i] = (uint32_t)o;
+      }
+    }
+    __syncthreads(); /* s_hist is reset for the next tile */
+  }
+}
+
+template <typename E>
+__global__ void ungroup_kernel(const E *grouped, const uint32_t *position, size_t n, E *out) {
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    out[i] = grouped[position[i]];
+}
+
+unsigned grid_for(size_t items) {
+  size_t g = (items + kBlock - 1) / kBlock;
+  return (unsigned)(g < 1 ? 1 : g > 65535 * 8 ? 65535 * 8 : g);
+}
+
+template <int KB, int VB>
+void launch_group(const void *keys, const void *values, size_t n, uint32_t nranks, unsigned long long *cursor,
+                  void *keys_out, void *values_out, uint32_t *position_out, size_t shmem, cudaStream_t s) {
+  group_kernel<KB, VB><<<grid_for((n + kItems - 1) / kItems), kBlock, shmem, s>>>(
+      keys, values, n, nranks, cursor, keys_out, values_out, position_out);
+}
+
+}  // namespace
+
+extern "C" cudaError_t gcol_dist_count_owners(const void *d_keys, size_t n, int key_bytes, int nranks,
+                                              uint64_t *d_counts, cudaStream_t s) {
+  cudaError_t e = cudaMemsetAsync(d_counts, 0, sizeof(uint64_t) * (size_t)nranks, s);
+  if (e != cudaSuccess || n == 0) return e;
+  size_t shmem = sizeof(unsigned) * (size_t)nranks;
+  unsigned grid = grid_for(n / 8 + 1); /* a few keys per thread: fewer block flushes */
+  auto *c = reinterpret_cast<unsigned long long *>(d_counts);
+  if (key_bytes == 4) count_kernel<4><<<grid, kBlock, shmem, s>>>(d_keys, n, (uint32_t)nranks, c);
+  else count_kernel<8><<<grid, kBlock, shmem, s>>>(d_keys, n, (uint32_t)nranks, c);
+  return cudaGetLastError();
+}
+
+extern "C" cudaError_t gcol_dist_group_by_owner(const void *d_keys, const void *d_values, size_t n, int key_bytes,
+                                                int value_bytes, int nranks, const uint64_t *d_counts,
+                                                uint64_t *d_cursor, void *d_keys_out, void *d_values_out,
+                                                uint32_t *d_position_out, cudaStream_t s) {
+  if (n == 0) return cudaSuccess;
+  auto *cur = reinterpret_cast<unsigned long long *>(d_cursor);
+  starts_kernel<<<1, 1, 0, s>>>(d_counts, (uint32_t)nranks, cur);
+  size_t shmem = sizeof(unsigned) * (((size_t)nranks + 1) & ~(size_t)1) + sizeof(unsigned long long) * (size_t)nranks;
+  const void *v = d_values_out ? d_values : nullptr;
+  uint32_t P = (uint32_t)nranks;
+  if (key_bytes == 4 && value_bytes == 4) launch_group<4, 4>(d_keys, v, n, P, cur, d_keys_out, d_values_out, d_position_out, shmem, s);
+  else if (key_bytes == 4) launch_group<4, 8>(d_keys, v, n, P, cur, d_keys_out, d_values_out, d_position_out, shmem, s);
+  else if (value_bytes == 4) launch_group<8, 4>(d_keys, v, n, P, cur, d_keys_out, d_values_out, d_position_out, shmem, s);
+  else launch_group<8, 8>(d_keys, v, n, P, cur, d_keys_out, d_values_out, d_position_out, shmem, s);
+  return cudaGetLastError();
+}
+
+extern "C" cudaError_t gcol_dist_ungroup(const void *d_grouped, const uint32_t *d_position, size_t n, int elem_bytes,
+                                         void *d_out, cudaStream_t s) {
+  if (n == 0) return cudaSuccess;
+  unsigned grid = grid_for(n);
+  if (elem_bytes == 1)
+    ungroup_kernel<<<grid, kBlock, 0, s>>>(static_cast<const uint8_t *>(d_grouped), d_position, n, static_cast<uint8_t *>(d_out));
+  else if (elem_bytes == 4)
+    ungroup_kernel<<<grid, kBlock, 0, s>>>(static_cast<const uint32_t *>(d_grouped), d_position, n, static_cast<uint32_t *>(d_out));
+  else
+    ungroup_kernel<<<grid, kBlock, 0, s>>>(static_cast<const uint64_t *>(d_grouped), d_position, n, static_cast<uint64_t *>(d_out));
+  return cudaGetLastError();
+}

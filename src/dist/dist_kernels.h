@@ -1,0 +1,41 @@
+/* Kernels of a distributed call (C-callable): group a batch by owner rank,
+ * and put answers that came back in grouped order into batch order. */
+#ifndef GCOL_SRC_DIST_DIST_KERNELS_H
+#define GCOL_SRC_DIST_DIST_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The kernels take communicators of up to GCOL_DIST_MAX_RANKS (gcol_nccl.h). */
+
+/* d_counts[p] (device, nranks uint64, zeroed here) = keys of the batch that
+ * rank p owns; key_bytes is 4 or 8. */
+cudaError_t gcol_dist_count_owners(const void *d_keys, size_t n, int key_bytes, int nranks,
+                                   uint64_t *d_counts, cudaStream_t s);
+
+/* Scatter the batch grouped by owner: the keys (and values, if d_values)
+ * owned by rank p go to [starts[p], starts[p] + counts[p]) of d_keys_out
+ * (d_values_out), in no particular order inside a group; d_position_out
+ * (may be NULL) gets, for each batch position, where its key went.
+ * d_cursor: nranks uint64 of scratch. d_counts is what
+ * gcol_dist_count_owners wrote. */
+cudaError_t gcol_dist_group_by_owner(const void *d_keys, const void *d_values, size_t n,
+                                     int key_bytes, int value_bytes, int nranks,
+                                     const uint64_t *d_counts, uint64_t *d_cursor,
+                                     void *d_keys_out, void *d_values_out, uint32_t *d_position_out,
+                                     cudaStream_t s);
+
+/* d_out[i] = d_grouped[d_position[i]] for i < n (a gather: the writes stay
+ * coalesced); elements of elem_bytes (1, 4, 8). */
+cudaError_t gcol_dist_ungroup(const void *d_grouped, const uint32_t *d_position, size_t n,
+                              int elem_bytes, void *d_out, cudaStream_t s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
