@@ -105,7 +105,7 @@ $(BUILD)/libgcol_nccl.so: $(DIST_OBJ) $(BUILD)/libgcol.so
 	$(NVCC) -shared $(GPU_ARCHS) $(DIST_OBJ) -L$(BUILD) -lgcol $(NCCL_LIBS) \
 	  -Xlinker -soname=libgcol_nccl.so.$(VERSION_MAJOR) -Xlinker --exclude-libs=ALL -o $@
 
-DIST_TEST_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/dist/*.c)) $(BUILD)/tests/harness.o
+DIST_TEST_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/dist/*.c)) $(BUILD)/tests/harness.o $(BUILD)/tests/test_util.o
 $(DIST_TEST_OBJ): CFLAGS += $(NCCL_INC)
 $(BUILD)/gcol_nccl_tests: $(DIST_TEST_OBJ) $(BUILD)/libgcol_nccl.a $(BUILD)/libgcol.a
 	$(CC) $^ $(NCCL_LIBS) $(LDLIBS) -o $@

@@ -23,29 +23,6 @@ static const char *type_names[] = {"U32", "U64", "I32", "I64", "F32", "F64"};
 
 typedef enum { DATA_BITS, DATA_SMALL_INTS, DATA_FRACTIONS } data_t;
 
-static double as_double(gcol_type_t t, uint64_t bits) {
-  if (t == GCOL_F32) {
-    float f;
-    uint32_t u = (uint32_t)bits;
-    memcpy(&f, &u, 4);
-    return f;
-  }
-  double d;
-  memcpy(&d, &bits, 8);
-  return d;
-}
-static uint64_t from_double(gcol_type_t t, double x) {
-  if (t == GCOL_F32) {
-    float f = (float)x;
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-  }
-  uint64_t u;
-  memcpy(&u, &x, 8);
-  return u;
-}
-
 /* a op b on element bits (4-byte types in the low 32 bits), serially exact. */
 static uint64_t cpu_op(gcol_type_t t, gcol_op_t op, uint64_t a, uint64_t b) {
   switch (t) {
@@ -61,8 +38,8 @@ static uint64_t cpu_op(gcol_type_t t, gcol_op_t op, uint64_t a, uint64_t b) {
       return take_b ? b : a;
     }
     case GCOL_F32: case GCOL_F64: {
-      double x = as_double(t, a), y = as_double(t, b);
-      if (op == GCOL_OP_ADD) return t == GCOL_F32 ? from_double(t, (float)x + (float)y) : from_double(t, x + y);
+      double x = tu_bits_to_double(t, a), y = tu_bits_to_double(t, b);
+      if (op == GCOL_OP_ADD) return t == GCOL_F32 ? tu_double_to_bits(t, (float)x + (float)y) : tu_double_to_bits(t, x + y);
       int take_b = op == GCOL_OP_MIN ? y < x : x < y;
       return take_b ? b : a;
     }
@@ -78,15 +55,15 @@ static uint64_t identity(gcol_type_t t, gcol_op_t op) {
     case GCOL_U64: return mn ? ~0ULL : 0;
     case GCOL_I32: return mn ? 0x7fffffffULL : 0x80000000ULL;
     case GCOL_I64: return mn ? 0x7fffffffffffffffULL : 0x8000000000000000ULL;
-    case GCOL_F32: case GCOL_F64: return from_double(t, mn ? INFINITY : -INFINITY);
+    case GCOL_F32: case GCOL_F64: return tu_double_to_bits(t, mn ? INFINITY : -INFINITY);
   }
   return 0;
 }
 
 static uint64_t random_element(gcol_type_t t, data_t d, tu_rng_t *r) {
   uint64_t x = tu_next(r);
-  if (d == DATA_SMALL_INTS) return from_double(t, (double)(int)(x % 17) - 8.0);
-  if (t == GCOL_F32 || t == GCOL_F64) return from_double(t, (double)(x >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+  if (d == DATA_SMALL_INTS) return tu_double_to_bits(t, (double)(int)(x % 17) - 8.0);
+  if (t == GCOL_F32 || t == GCOL_F64) return tu_double_to_bits(t, (double)(x >> 11) / 9007199254740992.0 * 2.0 - 1.0);
   return gcol_type_size(t) == 4 ? x & 0xffffffffULL : x;
 }
 
@@ -106,7 +83,7 @@ static int check_numeric(int scan, size_t n, gcol_type_t t, gcol_op_t op, data_t
     if (i == n) break;
     uint64_t x = tu_get(in, i, b);
     acc = cpu_op(t, op, acc, x);
-    if (t == GCOL_F32 || t == GCOL_F64) lacc += as_double(t, x), lab += fabs(as_double(t, x));
+    if (t == GCOL_F32 || t == GCOL_F64) lacc += tu_bits_to_double(t, x), lab += fabs(tu_bits_to_double(t, x));
   }
   void *d_in = tu_poisoned(n * b + 8), *d_out = tu_poisoned(out_n * b), *d_temp = NULL;
   int fail = !d_in || !d_out || (n && cudaMemcpy(d_in, in, n * b, cudaMemcpyHostToDevice) != cudaSuccess);
@@ -123,9 +100,9 @@ static int check_numeric(int scan, size_t n, gcol_type_t t, gcol_op_t op, data_t
   double tol = t == GCOL_F32 ? 1e-4 : 1e-12;
   for (size_t i = 0; !fail && i < m; ++i) {
     uint64_t g = tu_get(got, i, b);
-    if (inexact ? fabsl((long double)as_double(t, g) - lref[i]) > tol * labs[i] + 1e-30 : g != ref[i]) {
+    if (inexact ? fabsl((long double)tu_bits_to_double(t, g) - lref[i]) > tol * labs[i] + 1e-30 : g != ref[i]) {
       fprintf(stderr, "    element %zu: got %#llx (%g), want %#llx (%g)\n", i, (unsigned long long)g,
-              inexact ? as_double(t, g) : 0.0, (unsigned long long)ref[i], inexact ? (double)lref[i] : 0.0);
+              inexact ? tu_bits_to_double(t, g) : 0.0, (unsigned long long)ref[i], inexact ? (double)lref[i] : 0.0);
       fail = 1;
     }
   }

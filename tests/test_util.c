@@ -116,3 +116,27 @@ uint64_t tu_next(tu_rng_t *r) {
   r->s ^= r->s << 17;
   return r->s;
 }
+
+double tu_bits_to_double(gcol_type_t t, uint64_t bits) {
+  if (t == GCOL_F32) {
+    float f;
+    uint32_t u = (uint32_t)bits;
+    memcpy(&f, &u, 4);
+    return f;
+  }
+  double d;
+  memcpy(&d, &bits, 8);
+  return d;
+}
+
+uint64_t tu_double_to_bits(gcol_type_t t, double x) {
+  if (t == GCOL_F32) {
+    float f = (float)x;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+  }
+  uint64_t u;
+  memcpy(&u, &x, 8);
+  return u;
+}

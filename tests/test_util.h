@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gcol/gcol.h"
+
 /* Bijections on 64 and 32 bits and their inverses. */
 uint64_t tu_mix64(uint64_t x);
 uint64_t tu_unmix64(uint64_t x);
@@ -26,6 +28,10 @@ void tu_unique_keys(void *keys, size_t key_bytes, size_t n, uint64_t offset, uin
 uint64_t tu_value(uint64_t key, uint64_t salt, size_t value_bytes);
 
 /* Element i of an array of 4- or 8-byte elements, zero-extended / stored. */
+/* A value's bits (4 bytes for GCOL_F32, else 8) read as, or written from, a double. */
+double tu_bits_to_double(gcol_type_t t, uint64_t bits);
+uint64_t tu_double_to_bits(gcol_type_t t, double x);
+
 uint64_t tu_get(const void *a, size_t i, size_t bytes);
 void tu_put(void *a, size_t i, size_t bytes, uint64_t v);
 

@@ -140,8 +140,10 @@ static void plan_rounds(dist_call_t *c) {
   gcol_dist_exclusive_sum(h + P, P, c->plan + P + 1);
   /* this rank's own keys never travel: dist_step_apply_self works on them
    * where the grouping put them; the rounds carry the other ranks' */
-  c->self = (size_t)h[m->rank];
-  h[m->rank] = h[P + m->rank] = 0;
+  if (!gcol_dist_send_own_keys()) {
+    c->self = (size_t)h[m->rank];
+    h[m->rank] = h[P + m->rank] = 0;
+  }
   c->q = gcol_dist_round_pairs_in_use(P);
   c->rounds = gcol_dist_num_rounds(h, h + P, P, c->q);
   size_t most = 0; /* round 0 is the largest a rank receives */

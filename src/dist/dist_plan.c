@@ -3,6 +3,10 @@
 #include <string.h>
 
 static size_t round_pairs_override = 0;
+static int send_own_keys = 0;
+
+void gcol_dist_set_send_own_keys(int on) { send_own_keys = on; }
+int gcol_dist_send_own_keys(void) { return send_own_keys; }
 
 size_t gcol_dist_round_pairs(int nranks) {
   if (nranks < 1) nranks = 1;

@@ -36,6 +36,12 @@ GCOL_DIST_HD uint32_t gcol_dist_owner_of(uint64_t key, uint32_t nranks) {
 size_t gcol_dist_round_pairs_in_use(int nranks);
 void gcol_dist_set_round_pairs(size_t pairs_per_peer);
 
+/* Tests: 1 makes a rank's own keys travel through NCCL and the rounds like
+ * every other rank's (so one GPU runs the whole pipeline); 0 (default)
+ * applies them in place. */
+void gcol_dist_set_send_own_keys(int on);
+int gcol_dist_send_own_keys(void);
+
 /* Rounds that `count` pairs between one pair of ranks take: ceil(count / q). */
 size_t gcol_dist_pieces(uint64_t count, size_t q);
 

@@ -1,4 +1,5 @@
 #include "dist_model.h"
+#include "../test_util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -114,37 +115,13 @@ int dm_slot(const dm_model_t *m, size_t i, uint64_t *key, uint64_t *value) {
   return 1;
 }
 
-static double as_double(gcol_type_t t, uint64_t bits) {
-  if (t == GCOL_F32) {
-    float f;
-    uint32_t u = (uint32_t)bits;
-    memcpy(&f, &u, 4);
-    return f;
-  }
-  double d;
-  memcpy(&d, &bits, 8);
-  return d;
-}
-
-static uint64_t of_double(gcol_type_t t, double d) {
-  if (t == GCOL_F32) {
-    float f = (float)d;
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-  }
-  uint64_t u;
-  memcpy(&u, &d, 8);
-  return u;
-}
-
 /* -1, 0, 1 as a compares to b in type t. */
 static int compare(gcol_type_t t, uint64_t a, uint64_t b) {
   switch (t) {
     case GCOL_I32: return ((int32_t)(uint32_t)a > (int32_t)(uint32_t)b) - ((int32_t)(uint32_t)a < (int32_t)(uint32_t)b);
     case GCOL_I64: return ((int64_t)a > (int64_t)b) - ((int64_t)a < (int64_t)b);
     case GCOL_F32:
-    case GCOL_F64: return (as_double(t, a) > as_double(t, b)) - (as_double(t, a) < as_double(t, b));
+    case GCOL_F64: return (tu_bits_to_double(t, a) > tu_bits_to_double(t, b)) - (tu_bits_to_double(t, a) < tu_bits_to_double(t, b));
     default: return (a > b) - (a < b);
   }
 }
@@ -154,8 +131,8 @@ uint64_t dm_combine(gcol_type_t t, gcol_op_t op, uint64_t a, uint64_t b) {
   uint64_t mask = gcol_type_size(t) == 4 ? 0xffffffffULL : ~0ULL;
   switch (op) {
     case GCOL_OP_ADD:
-      if (t == GCOL_F32) return of_double(t, (double)((float)as_double(t, a) + (float)as_double(t, b)));
-      if (is_float) return of_double(t, as_double(t, a) + as_double(t, b));
+      if (t == GCOL_F32) return tu_double_to_bits(t, (double)((float)tu_bits_to_double(t, a) + (float)tu_bits_to_double(t, b)));
+      if (is_float) return tu_double_to_bits(t, tu_bits_to_double(t, a) + tu_bits_to_double(t, b));
       return (a + b) & mask;
     case GCOL_OP_MIN: return compare(t, b, a) < 0 ? b : a;
     case GCOL_OP_MAX: return compare(t, b, a) > 0 ? b : a;

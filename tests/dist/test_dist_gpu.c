@@ -31,12 +31,15 @@ TEST(dist_gpu1_i32_f32_min) { return scenario(GCOL_I32, GCOL_F32, GCOL_OP_MIN, 2
 TEST(dist_gpu1_u32_i64_max) { return scenario(GCOL_U32, GCOL_I64, GCOL_OP_MAX, 100000); }
 TEST(dist_gpu1_small_batches) { return scenario(GCOL_U64, GCOL_U32, GCOL_OP_ADD, 7); }
 
-/* 1000 pairs per round: a 100k batch takes ~100 rounds, so the pipeline
- * (transfer of round k+1 during the shard work of round k, two receive
- * buffers) runs even on one GPU. */
+/* The rank's own keys sent through NCCL like any peer's, 1000 pairs per
+ * round: a 100k batch takes ~100 rounds, so the pipeline (transfer of round
+ * k+1 during the shard work of round k, two receive buffers, answers sent
+ * back) runs even on one GPU. */
 static test_result_t in_rounds(gcol_type_t kt, gcol_type_t vt) {
   gcol_dist_set_round_pairs(1000);
+  gcol_dist_set_send_own_keys(1);
   test_result_t r = scenario(kt, vt, GCOL_OP_ADD, 100000);
+  gcol_dist_set_send_own_keys(0);
   gcol_dist_set_round_pairs(0);
   return r;
 }
