@@ -53,15 +53,15 @@ __global__ void per_key_kernel(gcol::map_mutable_view<K, V> m, dev_op_t op, cons
 }
 
 /* Bulk: tile g takes keys [g * range, (g + 1) * range). */
-template <int W, class K, class V>
-__global__ void bulk_kernel(gcol::map_mutable_view<K, V> m, dev_op_t op, const K *keys, const V *values,
+template <int W, class K, class V, int C = 0>
+__global__ void bulk_kernel(gcol::map_mutable_view<K, V, C> m, dev_op_t op, const K *keys, const V *values,
                             size_t n, size_t range, V *out, bool *found, unsigned long long *count) {
   auto tile = cg::tiled_partition<W>(cg::this_thread_block());
   const size_t g = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / W;
   const size_t first = g * range;
   if (first >= n) return;
   const size_t last = first + range < n ? first + range : n;
-  const gcol::map_view<K, V> &ro = m;
+  const gcol::map_view<K, V, C> &ro = m;
   size_t c = 0;
   /* an empty range first: it must insert nothing (else the count is off by far) */
   if (op == DEV_INSERT && m.insert(tile, keys + first, keys + first, values + first) != 0) c += 1ULL << 40;
@@ -150,7 +150,47 @@ cudaError_t by_tile(int tile, const gcol_map_mutable_view_t *view, dev_op_t op, 
   }
 }
 
+/* Bulk insert or find by tiles of 4 through views typed with the map's
+ * bucket width, picked on the host. */
+template <class K, class V>
+cudaError_t run_typed(const gcol_map_mutable_view_t *view, dev_op_t op, size_t range, const void *keys,
+                      const void *values, size_t n, void *out, unsigned long long *count) {
+  if ((op != DEV_INSERT && op != DEV_FIND) || range == 0) return cudaErrorInvalidValue;
+  const int block = 128;
+  const size_t tiles = (n + range - 1) / range;
+  bool compatible = false;
+  gcol::with_bucket_chunks(view->view, [&](auto t) {
+    constexpr int C = decltype(t)::value;
+    gcol::map_mutable_view<K, V, C> m(*view);
+    compatible = m.compatible();
+    if (compatible && tiles)
+      bulk_kernel<4, K, V, C><<<(unsigned)((tiles * 4 + block - 1) / block), block>>>(
+          m, op, static_cast<const K *>(keys), static_cast<const V *>(values), n, range, static_cast<V *>(out), NULL,
+          count);
+  });
+  if (!compatible) return cudaErrorInvalidValue;
+  cudaError_t e = cudaGetLastError();
+  return e != cudaSuccess ? e : cudaDeviceSynchronize();
+}
+
+/* Bits 0-3: compatible() of <int64_t, int64_t> views typed with 1, 2, 4, 8 chunks. */
+template <int... C>
+int typed_compatibility(const gcol_map_view_t *v) {
+  int bits = 0, i = 0;
+  ((bits |= (int)gcol::map_view<int64_t, int64_t, C>(*v).compatible() << i++), ...);
+  return bits;
+}
+
 }  // namespace
+
+extern "C" cudaError_t dev_map_run_typed(const gcol_map_mutable_view_t *view, int wide, dev_op_t op, size_t range,
+                                         const void *d_keys, const void *d_values, size_t n, void *d_out,
+                                         unsigned long long *d_count) {
+  return wide ? run_typed<uint64_t, uint64_t>(view, op, range, d_keys, d_values, n, d_out, d_count)
+              : run_typed<uint32_t, uint32_t>(view, op, range, d_keys, d_values, n, d_out, d_count);
+}
+
+extern "C" int dev_map_typed_compatibility(const gcol_map_view_t *v) { return typed_compatibility<1, 2, 4, 8>(v); }
 
 extern "C" cudaError_t dev_map_run(const gcol_map_mutable_view_t *view, int wide, dev_op_t op, int tile, size_t range,
                                    const void *d_keys, const void *d_values, size_t n, void *d_out, uint8_t *d_flags,

@@ -37,6 +37,16 @@ cudaError_t dev_map_run(const gcol_map_mutable_view_t *view, int wide, dev_op_t 
                         const void *d_keys, const void *d_values, size_t n, void *d_out, uint8_t *d_flags,
                         unsigned long long *d_count);
 
+/* dev_map_run's bulk DEV_INSERT or DEV_FIND with tiles of 4, through views
+ * typed with the map's bucket width (gcol::with_bucket_chunks). */
+cudaError_t dev_map_run_typed(const gcol_map_mutable_view_t *view, int wide, dev_op_t op, size_t range,
+                              const void *d_keys, const void *d_values, size_t n, void *d_out,
+                              unsigned long long *d_count);
+
+/* Host-side: bits 0-3 = compatible() of gcol::map_view<int64_t, int64_t, C>
+ * for C = 1, 2, 4, 8 (a typed width must be the map's). */
+int dev_map_typed_compatibility(const gcol_map_view_t *v);
+
 /* Host-side: whether gcol::map_view<Key, Value>(*v).compatible() for
  * (int64_t, double) and (int64_t, int64_t): bit 0 and bit 1. */
 int dev_map_view_compatibility(const gcol_map_view_t *v);

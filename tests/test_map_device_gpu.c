@@ -301,6 +301,40 @@ TEST(map_device_gpu_bulk_ops_every_tile_and_range) {
   return TEST_PASS;
 }
 
+/* Views typed with the map's bucket width (every width the map takes):
+ * bulk insert counts and stores what the run-time-width views do, and bulk
+ * find answers as the host find. */
+TEST(map_device_gpu_bulk_typed_bucket_width) {
+  REQUIRE_GPU();
+  const int widths[] = {1, 2, 4, 8};
+  for (int w = 0; w < 2; ++w)
+    for (int b = 0; b < 4; ++b) {
+      scen_t s;
+      CHECK(scen_init(&s, w, 5000, 8000, 13) == 0);
+      uint8_t *present = calloc(s.p, 1);
+      gcol_map_t *m = make_map(&s, 2 * s.p, widths[b], 0);
+      CHECK(present && m);
+      gcol_map_mutable_view_t v;
+      CHECK_OK(gcol_map_device_mutable_view(m, &v));
+      CHECK(v.view.bucket_chunks == widths[b]);
+      CHECK(cudaMemset(s.d_count, 0, 8) == cudaSuccess);
+      CHECK_CUDA(dev_map_run_typed(&v, w, DEV_INSERT, 37, s.d_batch, s.d_batch_vals, s.n, s.d_out, s.d_count));
+      CHECK(count_of(&s) == distinct(&s));
+      for (size_t i = 0; i < s.p; ++i) present[i] = s.mult[i] != 0;
+      RUN(check_map(&s, m, present, s.salt, NULL));
+      CHECK_OK(gcol_map_find(m, s.d_pool, s.p, s.d_out, 0));
+      CHECK(!tu_to_host(s.want, s.d_out, s.p * s.kb));
+      CHECK(cudaMemset(s.d_out, 0xA5, s.p * s.kb) == cudaSuccess);
+      CHECK_CUDA(dev_map_run_typed(&v, w, DEV_FIND, 37, s.d_pool, NULL, s.p, s.d_out, s.d_count));
+      CHECK(!tu_to_host(s.out, s.d_out, s.p * s.kb));
+      CHECK(!memcmp(s.out, s.want, s.p * s.kb));
+      gcol_map_destroy(m);
+      free(present);
+      scen_free(&s);
+    }
+  return TEST_PASS;
+}
+
 /* One tile takes a range of a million keys (and one more tile the rest). */
 TEST(map_device_gpu_bulk_range_of_1m) {
   REQUIRE_GPU();
@@ -374,7 +408,13 @@ TEST(map_device_view_arguments_and_types) {
   CHECK(dev_map_view_compatibility(&v) == 1);
   v.value_type = GCOL_I64;
   CHECK(dev_map_view_compatibility(&v) == 2);
+  /* a typed bucket width must be the map's */
+  for (int b = 0; b < 4; ++b) {
+    v.bucket_chunks = 1 << b;
+    CHECK(dev_map_typed_compatibility(&v) == 1 << b);
+  }
   v.key_type = GCOL_U32;
   CHECK(dev_map_view_compatibility(&v) == 0);
+  CHECK(dev_map_typed_compatibility(&v) == 0);
   return TEST_PASS;
 }

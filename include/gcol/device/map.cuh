@@ -40,6 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <type_traits>
 #include <cooperative_groups.h>
 #include "gcol/gcol.h"
 #include "gcol/device/detail/map_bulk.cuh"
@@ -98,14 +99,19 @@ template <int T>
 struct bucket_c {
   static constexpr int value = T;
 };
-/* f(bucket_c<T>()) for the map's bucket width T, known only at run time. */
-template <class F>
+/* f(bucket_c<T>()) for the map's bucket width T: Chunks when the view was
+ * typed with it, else the width read at run time (code for every width). */
+template <int Chunks, class F>
 __device__ __forceinline__ auto with_bucket(int chunks, F f) {
-  switch (chunks) {
-    case 1: return f(bucket_c<1>());
-    case 2: return f(bucket_c<2>());
-    case 4: return f(bucket_c<4>());
-    default: return f(bucket_c<8>());
+  if constexpr (Chunks != 0) {
+    return f(bucket_c<Chunks>());
+  } else {
+    switch (chunks) {
+      case 1: return f(bucket_c<1>());
+      case 2: return f(bucket_c<2>());
+      case 4: return f(bucket_c<4>());
+      default: return f(bucket_c<8>());
+    }
   }
 }
 
@@ -166,9 +172,32 @@ struct upsert_result {
 
 }  // namespace detail
 
-/* Read-only view: find and contains. */
-template <class Key, class Value>
+/* Host: f(std::integral_constant<int, T>()) for the view's bucket width T,
+ * to launch a kernel whose views are typed with it (see Chunks below):
+ *   gcol::with_bucket_chunks(mv.view, [&](auto t) {
+ *     my_kernel<decltype(t)::value><<<g, b, 0, s>>>(
+ *         gcol::map_mutable_view<int64_t, int64_t, decltype(t)::value>(mv), ...);
+ *   }); */
+template <class F>
+void with_bucket_chunks(const gcol_map_view_t &v, F f) {
+  switch (v.bucket_chunks) {
+    case 1: return f(std::integral_constant<int, 1>());
+    case 2: return f(std::integral_constant<int, 2>());
+    case 4: return f(std::integral_constant<int, 4>());
+    default: return f(std::integral_constant<int, 8>());
+  }
+}
+
+/* Read-only view: find and contains.
+ * Chunks: 0 (default) reads the map's bucket width at run time, so a kernel
+ * carries the code of every width (and the registers of the widest);
+ * 1, 2, 4 or 8 compiles that width only. A typed width must be the map's
+ * (compatible() checks it; gcol::with_bucket_chunks picks it on the host):
+ * with it, a user's bulk kernel needs the registers of the library's own. */
+template <class Key, class Value, int Chunks = 0>
 class map_view {
+  static_assert(Chunks == 0 || Chunks == 1 || Chunks == 2 || Chunks == 4 || Chunks == 8,
+                "a bucket is 1, 2, 4 or 8 chunks (0: read at run time)");
   static_assert(sizeof(Key) == 4 || sizeof(Key) == 8, "keys are 4- or 8-byte integers");
   static_assert(sizeof(Value) == 4 || sizeof(Value) == 8, "values are 4 or 8 bytes");
 
@@ -185,7 +214,8 @@ class map_view {
   /* Whether Key and Value match the map (check before launching). */
   __host__ __device__ bool compatible() const {
     int kb = v_.key_type == GCOL_U32 || v_.key_type == GCOL_I32 ? 4 : 8;
-    return kb == (int)sizeof(Key) && v_.value_type == detail::type_code<Value>::value;
+    return kb == (int)sizeof(Key) && v_.value_type == detail::type_code<Value>::value &&
+           (Chunks == 0 || v_.bucket_chunks == Chunks);
   }
   __host__ __device__ Value empty_value() const { return detail::from_bits<Value>(v_.empty_value); }
 
@@ -195,7 +225,7 @@ class map_view {
     detail::table_ref t = detail::table_of(v_);
     uint64_t k = detail::bits_of(key), h = 0;
     if (!detail::accept_key(t, k, h)) return false;
-    detail::lookup_result r = detail::with_bucket(v_.bucket_chunks, [&](auto tc) {
+    detail::lookup_result r = detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
       return detail::on_first_worker<T>(tile, [&](const auto &w) {
         detail::lookup_result x{0, 0};
@@ -221,7 +251,7 @@ class map_view {
     const detail::table_ref t = detail::table_of(v_);
     uint64_t k = detail::bits_of(key), h = 0, v = 0;
     bool valid = active && detail::accept_key(t, k, h);
-    bool found = detail::with_bucket(v_.bucket_chunks, [&](auto tc) {
+    bool found = detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
       return detail::bulk_find_step<T, SB>(detail::worker_tile<T>(tile), t, valid, k, h, v);
     });
@@ -249,7 +279,7 @@ class map_view {
   __device__ __forceinline__ void lookup_range(const Tile &tile, const Key *first, const Key *last, Store store) const {
     const detail::table_ref t = detail::table_of(v_);
     const size_t n = (size_t)(last - first);
-    detail::with_bucket(v_.bucket_chunks, [&](auto tc) {
+    detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
       auto w = detail::worker_tile<T>(tile);
       for (size_t base = 0; base < n; base += Tile::num_threads()) {
@@ -265,13 +295,13 @@ class map_view {
 };
 
 /* Mutable view: the read-only operations plus the insert family and erase. */
-template <class Key, class Value>
-class map_mutable_view : public map_view<Key, Value> {
-  using map_view<Key, Value>::v_;
-  using map_view<Key, Value>::SB;
+template <class Key, class Value, int Chunks = 0>
+class map_mutable_view : public map_view<Key, Value, Chunks> {
+  using map_view<Key, Value, Chunks>::v_;
+  using map_view<Key, Value, Chunks>::SB;
 
  public:
-  __host__ __device__ explicit map_mutable_view(const gcol_map_mutable_view_t &v) : map_view<Key, Value>(v.view) {}
+  __host__ __device__ explicit map_mutable_view(const gcol_map_mutable_view_t &v) : map_view<Key, Value, Chunks>(v.view) {}
 
   /* One key per tile; true when this call inserted the key. */
   template <class Tile>
@@ -301,7 +331,7 @@ class map_mutable_view : public map_view<Key, Value> {
     detail::table_ref t = detail::table_of(v_);
     uint64_t k = detail::bits_of(key), h = 0;
     if (!detail::accept_key(t, k, h)) return false;
-    return detail::with_bucket(v_.bucket_chunks, [&](auto tc) {
+    return detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
       return detail::on_first_worker<T>(tile, [&](const auto &w) {
         int erased = detail::tile_erase<T, SB>(w, t, k, h);
@@ -353,7 +383,7 @@ class map_mutable_view : public map_view<Key, Value> {
     detail::table_ref t = detail::table_of(v_);
     uint64_t k = detail::bits_of(key), v = detail::bits_of(value), h = 0;
     if (!detail::accept_key(t, k, h)) return detail::upsert_result{detail::UPSERT_NO_ROOM, t.empty_value};
-    return detail::with_bucket(v_.bucket_chunks, [&](auto tc) {
+    return detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
       return detail::on_first_worker<T>(tile, [&](const auto &w) {
         unsigned long long pending = 0;
@@ -372,7 +402,7 @@ class map_mutable_view : public map_view<Key, Value> {
     const detail::table_ref t = detail::table_of(v_);
     uint64_t k = detail::bits_of(key), v = detail::bits_of(value), h = 0;
     bool valid = active && detail::accept_key(t, k, h);
-    return detail::with_bucket(v_.bucket_chunks, [&](auto tc) {
+    return detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
       auto w = detail::worker_tile<T>(tile);
       unsigned long long pending = 0, inserted = 0;
@@ -388,7 +418,7 @@ class map_mutable_view : public map_view<Key, Value> {
                                  detail::upsert_args a) const {
     const detail::table_ref t = detail::table_of(v_);
     const size_t n = (size_t)(last - first);
-    return detail::with_bucket(v_.bucket_chunks, [&](auto tc) {
+    return detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
       auto w = detail::worker_tile<T>(tile);
       unsigned long long pending = 0, inserted = 0; /* uniform over w */
