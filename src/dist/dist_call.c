@@ -43,6 +43,8 @@ static void nccl_call(dist_call_t *c, ncclResult_t r) {
   fail(c, dist_from_nccl(r));
   c->nccl_broken = 1;
 }
+/* Every step that touches CUDA starts here: in a group the steps of ranks on
+ * other devices run in between, each leaving its own device current. */
 static void use_device(dist_call_t *c) { cuda_ok(c, cudaSetDevice(c->m->device)); }
 static int nccl_usable(const dist_call_t *c) { return !c->nccl_broken && c->d_counts; }
 
@@ -115,6 +117,7 @@ void dist_step_prepare(dist_call_t *c) {
 void dist_step_exchange(dist_call_t *c) {
   if (!nccl_usable(c)) return;
   gcol_dist_map_t *m = c->m;
+  use_device(c);
   cudaStream_t cs = comm_stream(c);
   if (c->kind == DIST_CREATE) {
     nccl_call(c, ncclAllGather(fp_words(c), fp_words(c) + FP_WORDS, FP_WORDS, ncclUint64, m->comm, cs));
@@ -217,11 +220,14 @@ static int read_vote(dist_call_t *c, uint64_t out[2]) {
 }
 
 void dist_step_ready(dist_call_t *c) {
-  if (keyed(c->kind) && nccl_usable(c)) vote(c, 0);
+  if (!keyed(c->kind) || !nccl_usable(c)) return;
+  use_device(c);
+  vote(c, 0);
 }
 
 int dist_step_check_ready(dist_call_t *c) {
   if (!keyed(c->kind)) return 1;
+  use_device(c);
   uint64_t v[2];
   if (!read_vote(c, v) || v[0] != 0) c->skip = 1;
   return !c->skip;
@@ -271,7 +277,9 @@ void dist_step_forward(dist_call_t *c, size_t k) {
 }
 
 void dist_step_forwarded(dist_call_t *c, size_t k) {
-  if (in_round(c, k)) cuda_ok(c, cudaEventRecord(c->m->ev_fwd[k % 2], comm_stream(c)));
+  if (!in_round(c, k)) return;
+  use_device(c);
+  cuda_ok(c, cudaEventRecord(c->m->ev_fwd[k % 2], comm_stream(c)));
 }
 
 /* The call's operation on this rank's shard, for n keys (and values) on s;
@@ -329,6 +337,7 @@ void dist_step_finish(dist_call_t *c) {
 
 void dist_step_vote(dist_call_t *c) {
   if (nccl_usable(c)) {
+    use_device(c);
     cs_waits_for_s(c);
     vote(c, c->kind == DIST_SIZE);
   }
