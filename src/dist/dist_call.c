@@ -23,10 +23,12 @@ static size_t words_count(int P) { return 3 * (size_t)P + 2 + FP_WORDS * ((size_
 static uint64_t *vote_words(const dist_call_t *c) { return c->d_counts + 3 * (size_t)c->m->nranks; }
 static uint64_t *fp_words(const dist_call_t *c) { return vote_words(c) + 2; }
 
-static int keyed(dist_kind_t k) { return k >= DIST_INSERT && k <= DIST_ERASE; }
-static int carries_values(dist_kind_t k) { return k == DIST_INSERT || k == DIST_ASSIGN || k == DIST_APPLY; }
-static int answers(dist_kind_t k) { return k == DIST_FIND || k == DIST_CONTAINS; }
-static size_t answer_bytes(const dist_call_t *c) { return c->kind == DIST_FIND ? c->m->value_bytes : 1; }
+/* Bytes per pair of the values a call sends with its keys, and of the
+ * answers it sends back (0 when it sends none). */
+static size_t sent_value_bytes(const dist_call_t *c) { return dist_kind_carries_values(c->kind) ? c->m->value_bytes : 0; }
+static size_t answer_bytes(const dist_call_t *c) {
+  return !dist_kind_answers(c->kind) ? 0 : c->kind == DIST_FIND ? c->m->value_bytes : 1;
+}
 static size_t align16(size_t b) { return (b + 15) & ~(size_t)15; }
 static cudaStream_t comm_stream(const dist_call_t *c) { return c->m->comm_stream ? c->m->comm_stream : c->s; }
 
@@ -48,17 +50,14 @@ static void nccl_call(dist_call_t *c, ncclResult_t r) {
 static void use_device(dist_call_t *c) { cuda_ok(c, cudaSetDevice(c->m->device)); }
 static int nccl_usable(const dist_call_t *c) { return !c->nccl_broken && c->d_counts; }
 
-/* The (stream-ordered) point where cs has done everything enqueued so far. */
-static void s_waits_for_cs(dist_call_t *c) {
-  cudaStream_t cs = comm_stream(c);
-  if (cs == c->s) return;
-  if (cuda_ok(c, cudaEventRecord(c->m->ev_sync, cs))) cuda_ok(c, cudaStreamWaitEvent(c->s, c->m->ev_sync, 0));
+/* waiter goes on once signaller has done everything enqueued so far
+ * (stream-ordered; nothing when the call runs on one stream). */
+static void stream_waits(dist_call_t *c, cudaStream_t waiter, cudaStream_t signaller) {
+  if (waiter == signaller) return;
+  if (cuda_ok(c, cudaEventRecord(c->m->ev_sync, signaller))) cuda_ok(c, cudaStreamWaitEvent(waiter, c->m->ev_sync, 0));
 }
-static void cs_waits_for_s(dist_call_t *c) {
-  cudaStream_t cs = comm_stream(c);
-  if (cs == c->s) return;
-  if (cuda_ok(c, cudaEventRecord(c->m->ev_sync, c->s))) cuda_ok(c, cudaStreamWaitEvent(cs, c->m->ev_sync, 0));
-}
+static void s_waits_for_cs(dist_call_t *c) { stream_waits(c, c->s, comm_stream(c)); }
+static void cs_waits_for_s(dist_call_t *c) { stream_waits(c, comm_stream(c), c->s); }
 
 /* Resources of the shard's rank, made by the create call before its first
  * NCCL step; a failure leaves the call working on s alone. */
@@ -76,7 +75,7 @@ static void prepare_batch(dist_call_t *c) {
   gcol_dist_map_t *m = c->m;
   const int P = m->nranks;
   size_t n = c->n, kb = m->key_bytes;
-  size_t vb = carries_values(c->kind) ? m->value_bytes : 0, ab = answers(c->kind) ? answer_bytes(c) : 0;
+  size_t vb = sent_value_bytes(c), ab = answer_bytes(c);
   size_t ib = ab ? sizeof(uint32_t) : 0;
   c->block_bytes = align16(n * kb) + align16(n * vb) + align16(n * ib) + align16(n * ab);
   gcol_status_t st = gcol_device_alloc(&m->cfg.allocator, &c->block, c->block_bytes, c->s);
@@ -108,7 +107,7 @@ void dist_step_prepare(dist_call_t *c) {
   if (c->kind == DIST_CREATE) {
     c->fingerprint = gcol_dist_fingerprint(&c->cfg, c->local == GCOL_SUCCESS && c->plan && m->h_words);
     cuda_ok(c, cudaMemcpyAsync(fp_words(c), &c->fingerprint, sizeof c->fingerprint, cudaMemcpyHostToDevice, c->s));
-  } else if (keyed(c->kind)) {
+  } else if (dist_kind_keyed(c->kind)) {
     prepare_batch(c);
   }
   cs_waits_for_s(c);
@@ -121,7 +120,7 @@ void dist_step_exchange(dist_call_t *c) {
   cudaStream_t cs = comm_stream(c);
   if (c->kind == DIST_CREATE) {
     nccl_call(c, ncclAllGather(fp_words(c), fp_words(c) + FP_WORDS, FP_WORDS, ncclUint64, m->comm, cs));
-  } else if (keyed(c->kind)) {
+  } else if (dist_kind_keyed(c->kind)) {
     for (int p = 0; p < m->nranks && !c->nccl_broken; ++p) {
       nccl_call(c, ncclSend(c->d_counts + p, 1, ncclUint64, p, m->comm, cs));
       nccl_call(c, ncclRecv(c->d_counts + m->nranks + p, 1, ncclUint64, p, m->comm, cs));
@@ -151,7 +150,7 @@ static void plan_rounds(dist_call_t *c) {
   c->rounds = gcol_dist_num_rounds(h, h + P, P, c->q);
   size_t most = 0; /* round 0 is the largest a rank receives */
   for (int p = 0; p < P; ++p) most += h[P + p] < c->q ? (size_t)h[P + p] : c->q;
-  size_t vb = carries_values(c->kind) ? m->value_bytes : 0, ab = answers(c->kind) ? answer_bytes(c) : 0;
+  size_t vb = sent_value_bytes(c), ab = answer_bytes(c);
   size_t one = align16(most * m->key_bytes) + align16(most * vb) + align16(most * ab);
   c->slots_bytes = 2 * one;
   gcol_status_t st = gcol_device_alloc(&m->cfg.allocator, &c->slots, c->slots_bytes, c->s);
@@ -186,7 +185,7 @@ void dist_step_plan(dist_call_t *c) {
       else if (c->local == GCOL_SUCCESS) fail(c, gcol_map_create(&m->shard, &m->cfg, c->s));
     }
     free(all);
-  } else if (keyed(c->kind)) {
+  } else if (dist_kind_keyed(c->kind)) {
     if (nccl_usable(c)) plan_rounds(c);
     else c->skip = 1;
   } else if (c->local != GCOL_SUCCESS) {
@@ -220,13 +219,13 @@ static int read_vote(dist_call_t *c, uint64_t out[2]) {
 }
 
 void dist_step_ready(dist_call_t *c) {
-  if (!keyed(c->kind) || !nccl_usable(c)) return;
+  if (!dist_kind_keyed(c->kind) || !nccl_usable(c)) return;
   use_device(c);
   vote(c, 0);
 }
 
 int dist_step_check_ready(dist_call_t *c) {
-  if (!keyed(c->kind)) return 1;
+  if (!dist_kind_keyed(c->kind)) return 1;
   use_device(c);
   uint64_t v[2];
   if (!read_vote(c, v) || v[0] != 0) c->skip = 1;
@@ -300,11 +299,11 @@ static void shard_op(dist_call_t *c, const void *keys, const void *values, size_
 }
 
 void dist_step_apply_self(dist_call_t *c) {
-  if (c->skip || !keyed(c->kind) || c->self == 0) return;
+  if (c->skip || !dist_kind_keyed(c->kind) || c->self == 0) return;
   use_device(c);
   size_t at = (size_t)c->plan[c->m->rank], vb = c->send_values ? c->m->value_bytes : 0;
   shard_op(c, (char *)c->send_keys + at * c->m->key_bytes, vb ? (char *)c->send_values + at * vb : NULL, c->self,
-           answers(c->kind) ? (char *)c->back + at * answer_bytes(c) : NULL);
+           dist_kind_answers(c->kind) ? (char *)c->back + at * answer_bytes(c) : NULL);
 }
 
 void dist_step_apply(dist_call_t *c, size_t k) {
@@ -319,7 +318,7 @@ void dist_step_apply(dist_call_t *c, size_t k) {
 }
 
 void dist_step_answer(dist_call_t *c, size_t k) {
-  if (!answers(c->kind) || !in_round(c, k)) return;
+  if (!dist_kind_answers(c->kind) || !in_round(c, k)) return;
   use_device(c);
   if (!cuda_ok(c, cudaStreamWaitEvent(comm_stream(c), c->m->ev_op[k % 2], 0))) return;
   move_round(c, k, c->back, c->slot_out[k % 2], answer_bytes(c), 1);
@@ -328,9 +327,9 @@ void dist_step_answer(dist_call_t *c, size_t k) {
 void dist_step_finish(dist_call_t *c) {
   gcol_dist_map_t *m = c->m;
   use_device(c);
-  if (!keyed(c->kind)) return;
+  if (!dist_kind_keyed(c->kind)) return;
   s_waits_for_cs(c);
-  if (answers(c->kind) && !c->skip && !c->nccl_broken)
+  if (dist_kind_answers(c->kind) && !c->skip && !c->nccl_broken)
     cuda_ok(c, gcol_dist_ungroup(c->back, c->position, c->n, (int)answer_bytes(c), c->out, c->s));
   if (m->shard) fail(c, gcol_map_status(m->shard, c->s)); /* full or reserved keys, latched on device */
 }

@@ -30,6 +30,14 @@ typedef enum {
   DIST_RETRIEVE
 } dist_kind_t;
 
+/* What a kind of call moves: keys (insert .. erase), values with them
+ * (the insert family), answers back (find, contains). */
+static inline int dist_kind_keyed(dist_kind_t k) { return k >= DIST_INSERT && k <= DIST_ERASE; }
+static inline int dist_kind_carries_values(dist_kind_t k) {
+  return k == DIST_INSERT || k == DIST_ASSIGN || k == DIST_APPLY;
+}
+static inline int dist_kind_answers(dist_kind_t k) { return k == DIST_FIND || k == DIST_CONTAINS; }
+
 /* One rank's part of one collective call: its arguments, then the state the
  * steps pass along. */
 typedef struct {
@@ -45,7 +53,6 @@ typedef struct {
 
   gcol_status_t local;     /* the first failure on this rank */
   gcol_status_t result;    /* the collective status */
-  int prev_device;
   /* device buffers of a keyed call (one allocation, freed at the end) */
   void *block;
   size_t block_bytes;

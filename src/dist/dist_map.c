@@ -93,10 +93,8 @@ static gcol_status_t keyed_call(dist_kind_t kind, gcol_dist_map_t *m, const void
   if (!m) return GCOL_ERROR_INVALID_ARGUMENT;
   dist_call_t c = new_call(kind, m, s);
   c.keys = keys, c.values = values, c.n = n, c.op = op, c.out = out;
-  int needs_values = kind == DIST_INSERT || kind == DIST_ASSIGN || kind == DIST_APPLY;
-  int needs_out = kind == DIST_FIND || kind == DIST_CONTAINS;
   int bad = n > UINT32_MAX; /* batch positions travel as 32-bit indices */
-  if (n && (!keys || (needs_values && !values) || (needs_out && !out))) bad = 1;
+  if (n && (!keys || (dist_kind_carries_values(kind) && !values) || (dist_kind_answers(kind) && !out))) bad = 1;
   if (kind == DIST_APPLY && op != GCOL_OP_ADD && op != GCOL_OP_MIN && op != GCOL_OP_MAX) bad = 1;
   if (bad) c.local = GCOL_ERROR_INVALID_ARGUMENT;
   return run(&c, name);
