@@ -202,7 +202,7 @@ gcol_status_t gcol_map_size(const gcol_map_t *m, size_t *h_size_out, cudaStream_
   nvtx_scope r("gcol_map_size");
   map_state h;
   GCOL_TRY(map_state_read(m->t.state, &h, s));
-  *h_size_out = (size_t)h.size;
+  *h_size_out = (size_t)gcol::detail::live_keys(&h);
   return map_state_take_latched(m->t.state, &h, s);
 }
 

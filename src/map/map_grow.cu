@@ -32,7 +32,7 @@ gcol_status_t read_counts(const gcol_map *m, size_t *live, size_t *used, cudaStr
   }
   map_state h;
   GCOL_TRY(map_state_read(m->t.state, &h, s));
-  *live = (size_t)h.size;
+  *live = (size_t)live_keys(&h);
   *used = m->may_have_tombstones ? (size_t)h.scratch : *live;
   return GCOL_SUCCESS;
 }
@@ -52,7 +52,9 @@ gcol_status_t rebuild(gcol_map *m, size_t capacity, bool empty, cudaStream_t s) 
     to.slots = nt.slots;
     to.num_buckets = nt.num_buckets;
     to.capacity = nt.num_slots;
+    /* the rehash recounts the live keys into size */
     cudaError_t e = cudaMemsetAsync(&m->t.state->size, 0, sizeof m->t.state->size, s);
+    if (e == cudaSuccess) e = cudaMemsetAsync(m->t.state->stripe, 0, sizeof m->t.state->stripe, s);
     if (e == cudaSuccess) e = with_ops(m, [&](auto ops) { return ops.rehash(m->l, m->t, to, s); });
     if (e != cudaSuccess) {
       (void)map_free(m, nt.slots, nt.bytes, s);

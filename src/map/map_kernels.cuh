@@ -1,9 +1,10 @@
 /* Device layer of the map: thin bulk kernels over the bulk tile steps of
  * gcol/device/detail/map_bulk.cuh (the same steps the device API runs).
  *
- * A tile of T threads takes T consecutive inputs; each thread loads and
- * hashes its own key (coalesced, hashed once), then the tile walks its ranks
- * and probes together. The grid is sized to fill the GPU once and strides
+ * A tile of worker_lanes threads (T for inserts and erase, T/2 for lookups
+ * in buckets of T >= 4 chunks) takes as many consecutive inputs; each thread
+ * loads and hashes its own key (coalesced, hashed once), then the tile walks
+ * its ranks and probes together. The grid is sized to fill the GPU once and strides
  * over the input, so counters are added once per warp at the end. */
 #ifndef GCOL_SRC_MAP_MAP_KERNELS_CUH
 #define GCOL_SRC_MAP_MAP_KERNELS_CUH
@@ -58,8 +59,8 @@ __device__ __forceinline__ bool load_key(const table_ref &t, const void *keys, s
 /* The loop runs over whole warps (every lane iterates equally often), so the
  * warp can reconverge with __syncwarp() before it writes its outputs: one
  * full-sector store per warp instead of one partial store per tile. */
-#define GCOL_TILE_LOOP_BEGIN                                                                 \
-  auto tile = cg::tiled_partition<T>(cg::this_thread_block());                               \
+#define GCOL_TILE_LOOP_BEGIN(LANES)                                                          \
+  auto tile = cg::tiled_partition<LANES>(cg::this_thread_block());                            \
   const int lane = tile.thread_rank();                                                       \
   const size_t stride = (size_t)gridDim.x * blockDim.x;                                      \
   for (size_t base = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) & ~(size_t)31; base < n; \
@@ -76,7 +77,7 @@ __global__ void __launch_bounds__(256, GCOL_UPSERT_MIN_BLOCKS) upsert_kernel(tab
   constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16;
   a.mode = MODE;
   unsigned long long pending = 0, inserted = 0; /* tile-uniform */
-  GCOL_TILE_LOOP_BEGIN
+  GCOL_TILE_LOOP_BEGIN((worker_lanes<T, false>()))
     uint64_t k = 0, h = 0, v = 0;
     bool valid = load_key<KB>(t, keys, i, n, k, h);
     if (valid) v = load_bits<VB>(values, i);
@@ -100,7 +101,7 @@ __global__ void __launch_bounds__(256, GCOL_UPSERT_MIN_BLOCKS) upsert_kernel(tab
 template <int T, int KB, int VB>
 __global__ void find_kernel(table_ref t, const void *keys, size_t n, void *out, bool contains) {
   constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16;
-  GCOL_TILE_LOOP_BEGIN
+  GCOL_TILE_LOOP_BEGIN((worker_lanes<T, true>()))
     uint64_t k = 0, h = 0;
     bool valid = load_key<KB>(t, keys, i, n, k, h);
     uint64_t my_value;
@@ -117,7 +118,7 @@ template <int T, int KB, int VB>
 __global__ void erase_kernel(table_ref t, const void *keys, size_t n, unsigned long long *d_count) {
   constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16;
   unsigned long long erased = 0; /* tile-uniform */
-  GCOL_TILE_LOOP_BEGIN
+  GCOL_TILE_LOOP_BEGIN((worker_lanes<T, false>()))
     uint64_t k = 0, h = 0;
     bool valid = load_key<KB>(t, keys, i, n, k, h);
     bulk_erase_step<T, SB>(tile, t, valid, k, h, erased);

@@ -115,12 +115,13 @@ __device__ __forceinline__ auto with_bucket(int chunks, F f) {
   }
 }
 
-/* The tile that probes: the caller's own when at most a bucket wide, else
- * its partition into bucket-wide tiles. */
-template <int T, class Tile>
+/* The tile that probes in the bulk forms: the caller's own when at most
+ * worker_lanes wide, else its partition into tiles of that width. */
+template <int T, bool LOOKUP, class Tile>
 __device__ __forceinline__ auto worker_tile(const Tile &tile) {
-  if constexpr (Tile::num_threads() <= (unsigned)T) return tile;
-  else return cooperative_groups::tiled_partition<T>(tile);
+  constexpr int W = worker_lanes<T, LOOKUP>();
+  if constexpr (Tile::num_threads() <= (unsigned)W) return tile;
+  else return cooperative_groups::tiled_partition<W>(tile);
 }
 
 /* op(worker) run by the first bucket-wide part of tile; its result on every thread. */
@@ -136,11 +137,14 @@ __device__ __forceinline__ auto on_first_worker(const Tile &tile, Op op) {
   }
 }
 
-/* Add x to *dst with one atomic per set of lanes that arrive together (a
- * warp's worth of per-thread calls): the map's size is one word, and an
- * atomic per call on it serialized the grid (1.3 G inserts/s). The warp
- * sum is exact mod 2^64 from four 16-bit redux sums. */
-__device__ __forceinline__ void add_count(unsigned long long *dst, unsigned long long x) {
+/* Add x to the map's count with one atomic per set of lanes that arrive
+ * together (a warp's worth of per-thread calls), on the stripe of this SM
+ * (map_state): an atomic per call on one word serialized the grid (1.3 G
+ * inserts/s). The warp sum is exact mod 2^64 from four 16-bit redux sums. */
+__device__ __forceinline__ void add_count(map_state *st, unsigned long long x) {
+  unsigned sm;
+  asm("mov.u32 %0, %%smid;" : "=r"(sm));
+  unsigned long long *dst = &st->stripe[sm % MAP_SIZE_STRIPES][0];
 #if __CUDA_ARCH__ >= 800
   const unsigned mask = __activemask();
   unsigned long long sum = 0;
@@ -253,7 +257,7 @@ class map_view {
     bool valid = active && detail::accept_key(t, k, h);
     bool found = detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
-      return detail::bulk_find_step<T, SB>(detail::worker_tile<T>(tile), t, valid, k, h, v);
+      return detail::bulk_find_step<T, SB>(detail::worker_tile<T, true>(tile), t, valid, k, h, v);
     });
     if (found && value_out) *value_out = detail::from_bits<Value>(v);
     return found;
@@ -281,7 +285,7 @@ class map_view {
     const size_t n = (size_t)(last - first);
     detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
-      auto w = detail::worker_tile<T>(tile);
+      auto w = detail::worker_tile<T, true>(tile);
       for (size_t base = 0; base < n; base += Tile::num_threads()) {
         size_t i = base + tile.thread_rank();
         uint64_t k = i < n ? detail::bits_of(first[i]) : 0, h = 0, v;
@@ -335,7 +339,7 @@ class map_mutable_view : public map_view<Key, Value, Chunks> {
       constexpr int T = decltype(tc)::value;
       return detail::on_first_worker<T>(tile, [&](const auto &w) {
         int erased = detail::tile_erase<T, SB>(w, t, k, h);
-        detail::add_count(&t.state->size, erased && w.thread_rank() == 0 ? ~0ULL : 0); /* minus one */
+        detail::add_count(t.state, erased && w.thread_rank() == 0 ? ~0ULL : 0); /* minus one */
         return erased;
       });
     }) != 0;
@@ -391,7 +395,7 @@ class map_mutable_view : public map_view<Key, Value, Chunks> {
         r.status = detail::tile_upsert<T, SB>(w, t, k, v, h, a, r.stored, pending);
         if (w.thread_rank() == 0 && r.status == detail::UPSERT_NO_ROOM)
           atomicOr(&t.state->flags, (unsigned)detail::MAP_FLAG_FULL);
-        detail::add_count(&t.state->size, w.thread_rank() == 0 ? pending : 0);
+        detail::add_count(t.state, w.thread_rank() == 0 ? pending : 0);
         return r;
       });
     });
@@ -404,11 +408,11 @@ class map_mutable_view : public map_view<Key, Value, Chunks> {
     bool valid = active && detail::accept_key(t, k, h);
     return detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
-      auto w = detail::worker_tile<T>(tile);
+      auto w = detail::worker_tile<T, false>(tile);
       unsigned long long pending = 0, inserted = 0;
       uint64_t stored;
       int st = detail::bulk_upsert_step<T, SB>(w, t, valid, k, v, h, a, stored, pending, inserted);
-      detail::add_count(&t.state->size, w.thread_rank() == 0 ? pending : 0);
+      detail::add_count(t.state, w.thread_rank() == 0 ? pending : 0);
       return st == detail::UPSERT_INSERTED;
     });
   }
@@ -420,7 +424,7 @@ class map_mutable_view : public map_view<Key, Value, Chunks> {
     const size_t n = (size_t)(last - first);
     return detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
-      auto w = detail::worker_tile<T>(tile);
+      auto w = detail::worker_tile<T, false>(tile);
       unsigned long long pending = 0, inserted = 0; /* uniform over w */
       for (size_t base = 0; base < n; base += Tile::num_threads()) {
         size_t i = base + tile.thread_rank();
@@ -429,7 +433,7 @@ class map_mutable_view : public map_view<Key, Value, Chunks> {
         uint64_t v = valid ? detail::bits_of(values[i]) : 0;
         detail::bulk_upsert_step<T, SB>(w, t, valid, k, v, h, a, stored, pending, inserted);
       }
-      detail::add_count(&t.state->size, w.thread_rank() == 0 ? pending : 0);
+      detail::add_count(t.state, w.thread_rank() == 0 ? pending : 0);
       return (size_t)detail::tile_sum(tile, w.thread_rank() == 0 ? inserted : 0);
     });
   }

@@ -13,13 +13,29 @@
 namespace gcol {
 namespace detail {
 
-/* Device-resident state of one map. */
+/* Device-resident state of one map. Live keys = size + every stripe. The
+ * library's bulk kernels add to size once per warp per launch; device-API
+ * calls (a user kernel makes one per few keys) add to the stripe of their
+ * SM, one 128-byte line each, so their atomics do not queue on one word (on
+ * an H100 that queue cost bulk inserts of 32 keys per call 1.3% and of one
+ * key per thread 35%, bench_map_device). */
+enum { MAP_SIZE_STRIPES = 32 };
 struct map_state {
-  unsigned long long size;    /* live keys */
+  unsigned long long size;    /* live keys, with the stripes */
   unsigned long long scratch; /* output counter of retrieve_all */
   unsigned int flags;         /* latched errors: map_flag bits */
   unsigned int pad;
+  unsigned long long stripe[MAP_SIZE_STRIPES][16]; /* [i][0] is stripe i */
 };
+/* Live keys (volatile: on the device, read what other SMs added). */
+__host__ __device__ inline unsigned long long live_keys(const volatile map_state *st) {
+  unsigned long long n = st->size;
+#ifdef __CUDA_ARCH__
+#pragma unroll 1
+#endif
+  for (int i = 0; i < MAP_SIZE_STRIPES; ++i) n += st->stripe[i][0]; /* rolled: rare, and few registers */
+  return n;
+}
 enum map_flag : unsigned { MAP_FLAG_FULL = 1u, MAP_FLAG_RESERVED = 2u };
 
 /* What kernels need to know of a table; trivially copyable, passed by value. */

@@ -1,7 +1,8 @@
 /* Tile layer: one key probed by a tile of W threads. A bucket is T 16-byte
  * chunks (T, the map's tile, is 1, 2, 4 or 8); each lane reads C = T / W
- * consecutive chunks of it (C = 1 for the library's own kernels, more when
- * a user's tile is narrower than the map's, e.g. per-thread operations).
+ * consecutive chunks of it (C = 1 in the library's inserts, 2 in its
+ * lookups in buckets of 4 or more chunks (worker_lanes in map_bulk.cuh), and
+ * more when a user's tile is narrower, e.g. per-thread operations).
  * Ballots over the tile decide where the key is, where a free slot is, and
  * whether the probe may stop. A slot of the lane's chunks is named by its
  * bit: chunk (bit / per_chunk), slot (bit % per_chunk).
@@ -126,7 +127,7 @@ __device__ __forceinline__ bool map_is_full(const Tile &tile, const table_ref &t
   unsigned long long size = 0;
   if (tile.thread_rank() == 0) {
     if (pending) atomicAdd(&t.state->size, pending);
-    size = *reinterpret_cast<volatile unsigned long long *>(&t.state->size);
+    size = live_keys(t.state);
   }
   pending = 0;
   return tile.shfl(size, 0) >= t.capacity;
