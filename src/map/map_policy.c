@@ -16,7 +16,10 @@
  *     tile 8                   7.8/17.7/19.0  7.1/16.7/13.4
  * A bucket of 32 to 64 bytes (one or two DRAM sectors) is the sweet spot:
  * misses at load 0.8 need a bucket with an empty slot, which small buckets
- * rarely have, and large buckets cost more lanes and bytes per probe. */
+ * rarely have, and large buckets cost more lanes and bytes per probe.
+ * The tile here is the bucket width in chunks; lookups in 4-chunk buckets
+ * have since probed with 2 lanes of 2 chunks each (worker_lanes in
+ * gcol/device/detail/map_bulk.cuh). */
 static const gcol_map_policy_t rows[] = {
     /* default (sm_70 and older run the sm_80 row's code through PTX) */
     {0, 256, 2, 4, 1},
