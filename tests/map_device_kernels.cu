@@ -73,6 +73,7 @@ __global__ void bulk_kernel(gcol::map_mutable_view<K, V, C> m, dev_op_t op, cons
     case DEV_FIND: ro.find(tile, keys + first, keys + last, out + first); break;
     case DEV_CONTAINS: ro.contains(tile, keys + first, keys + last, found + first); break;
     case DEV_INSERT_EACH:
+    case DEV_INSERT_OR_ADD_EACH:
     case DEV_FIND_EACH:
       for (size_t base = first; base < last; base += W) { /* every thread of the tile iterates equally */
         size_t i = base + tile.thread_rank();
@@ -80,6 +81,8 @@ __global__ void bulk_kernel(gcol::map_mutable_view<K, V, C> m, dev_op_t op, cons
         K k = active ? keys[i] : K();
         if (op == DEV_INSERT_EACH) {
           c += m.insert_each(tile, active, k, active ? values[i] : V());
+        } else if (op == DEV_INSERT_OR_ADD_EACH) {
+          c += m.insert_or_apply_each(tile, active, k, active ? values[i] : V(), GCOL_OP_ADD);
         } else {
           V v = ro.empty_value();
           ro.find_each(tile, active, k, &v);
@@ -89,7 +92,7 @@ __global__ void bulk_kernel(gcol::map_mutable_view<K, V, C> m, dev_op_t op, cons
       break;
     default: break;
   }
-  if (op == DEV_INSERT_EACH) c = gcol::detail::tile_sum(tile, c); /* each thread counted its own */
+  if (op == DEV_INSERT_EACH || op == DEV_INSERT_OR_ADD_EACH) c = gcol::detail::tile_sum(tile, c); /* each thread counted its own */
   if (tile.thread_rank() == 0 && c) atomicAdd(count, (unsigned long long)c);
 }
 
@@ -107,13 +110,13 @@ cudaError_t launch(const gcol_map_mutable_view_t *view, dev_op_t op, size_t rang
   const int block = 128, tw = W ? W : 1;
   const K *k = static_cast<const K *>(keys);
   const V *v = static_cast<const V *>(values);
-  if (range == 0 && (op == DEV_INSERT_EACH || op == DEV_FIND_EACH)) return cudaErrorInvalidValue;
+  const bool each = op == DEV_INSERT_EACH || op == DEV_INSERT_OR_ADD_EACH || op == DEV_FIND_EACH;
+  if (range == 0 && each) return cudaErrorInvalidValue;
   if (range == 0) {
     size_t tiles = n;
     if (tiles) per_key_kernel<W, K, V><<<(unsigned)((tiles * tw + block - 1) / block), block>>>(m, op, k, v, n, static_cast<V *>(out), flags);
   } else if constexpr (W > 0) {
-    if (op != DEV_INSERT && op != DEV_INSERT_OR_ADD && op != DEV_FIND && op != DEV_CONTAINS && op != DEV_INSERT_EACH &&
-        op != DEV_FIND_EACH)
+    if (op != DEV_INSERT && op != DEV_INSERT_OR_ADD && op != DEV_FIND && op != DEV_CONTAINS && !each)
       return cudaErrorInvalidValue;
     size_t tiles = (n + range - 1) / range;
     bool *found = NULL;

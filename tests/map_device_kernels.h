@@ -22,7 +22,8 @@ typedef enum {
   DEV_FIND,            /* out[i] = value or empty_value */
   DEV_CONTAINS,        /* flags[i] = present */
   DEV_INSERT_EACH,     /* bulk only, one key per thread: *d_count += inserted */
-  DEV_FIND_EACH        /* bulk only, one key per thread: out[i] = value or empty_value */
+  DEV_FIND_EACH,       /* bulk only, one key per thread: out[i] = value or empty_value */
+  DEV_INSERT_OR_ADD_EACH /* bulk only, one key per thread: insert_or_apply(ADD); *d_count += inserted */
 } dev_op_t;
 
 /* Run op over keys[0, n) (values alongside) in a kernel through a typed view

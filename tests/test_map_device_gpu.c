@@ -73,13 +73,13 @@ static cudaError_t run(const scen_t *s, gcol_map_t *m, dev_op_t op, int tile, si
   return dev_map_run(&v, s->wide, op, tile, range, keys, vals, n, s->d_out, s->d_flags, s->d_count);
 }
 
-/* insert_or_apply(ADD) of 1 for every input of the batch: the map then
- * counts each pool key's multiplicity. */
-static cudaError_t add_ones(const scen_t *s, gcol_map_t *m, int tile, size_t range) {
+/* insert_or_apply(ADD) of 1 for every input of the batch (op: DEV_INSERT_OR_ADD
+ * or DEV_INSERT_OR_ADD_EACH): the map then counts each pool key's multiplicity. */
+static cudaError_t add_ones(const scen_t *s, gcol_map_t *m, dev_op_t op, int tile, size_t range) {
   for (size_t i = 0; i < s->n; ++i) tu_put(s->want, i, s->kb, 1);
   void *d_ones = tu_to_device(s->want, s->n * s->kb);
   if (!d_ones) return cudaErrorMemoryAllocation;
-  cudaError_t e = run(s, m, DEV_INSERT_OR_ADD, tile, range, s->d_batch, d_ones, s->n);
+  cudaError_t e = run(s, m, op, tile, range, s->d_batch, d_ones, s->n);
   tu_free(d_ones);
   return e;
 }
@@ -218,7 +218,7 @@ static test_result_t per_key_ops(int wide, int tile, int bucket_chunks, int key_
   /* insert_or_apply(ADD) of 1 per copy: counts = multiplicities */
   m = make_map(&s, 2 * s.p, bucket_chunks, key_cas);
   CHECK(m);
-  CHECK_CUDA(add_ones(&s, m, tile, 0));
+  CHECK_CUDA(add_ones(&s, m, DEV_INSERT_OR_ADD, tile, 0));
   for (size_t i = 0; i < s.p; ++i) present[i] = s.mult[i] != 0;
   RUN(check_map(&s, m, present, 0, s.mult));
   gcol_map_destroy(m);
@@ -266,13 +266,6 @@ static test_result_t bulk_ops(int wide, int tile, size_t range, size_t p, size_t
   RUN(check_lookups(&s, m, tile, range));
   gcol_map_destroy(m);
 
-  m = make_map(&s, 2 * s.p, 0, 0);
-  CHECK(m);
-  CHECK_CUDA(add_ones(&s, m, tile, range));
-  CHECK(count_of(&s) == distinct(&s));
-  RUN(check_map(&s, m, present, 0, s.mult));
-  gcol_map_destroy(m);
-
   /* the one-key-per-thread forms */
   m = make_map(&s, 2 * s.p, 0, 0);
   CHECK(m);
@@ -281,6 +274,17 @@ static test_result_t bulk_ops(int wide, int tile, size_t range, size_t p, size_t
   RUN(check_map(&s, m, present, s.salt, NULL));
   RUN(check_lookups_by(&s, m, tile, range, DEV_FIND_EACH));
   gcol_map_destroy(m);
+
+  /* insert_or_apply(ADD): a range per tile, then one key per thread */
+  const dev_op_t adds[2] = {DEV_INSERT_OR_ADD, DEV_INSERT_OR_ADD_EACH};
+  for (int a = 0; a < 2; ++a) {
+    m = make_map(&s, 2 * s.p, 0, 0);
+    CHECK(m);
+    CHECK_CUDA(add_ones(&s, m, adds[a], tile, range));
+    CHECK(count_of(&s) == distinct(&s));
+    RUN(check_map(&s, m, present, 0, s.mult));
+    gcol_map_destroy(m);
+  }
   free(present);
   scen_free(&s);
   return TEST_PASS;

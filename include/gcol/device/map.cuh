@@ -21,8 +21,9 @@
  * Tiles: any cooperative_groups::thread_block_tile of 1, 2, 4, 8, 16 or 32
  * threads. The map probes a bucket of T 16-byte chunks (its tile, 2 or 4 by
  * default); a narrower tile reads several chunks per lane, a wider one is
- * split into tiles of T: for one key per tile the first of them probes and
- * the result is broadcast, for a bulk range each of them takes its own keys.
+ * split: for one key per tile the first T threads probe and the result is
+ * broadcast; the bulk forms split it into the library's own probing tiles (T
+ * lanes for inserts, T/2 for lookups when T = 4), each taking its own keys.
  * Every thread of the tile must make the call with the same arguments, and
  * gets the same result (bulk calls: the per-key outputs are written once).
  *
