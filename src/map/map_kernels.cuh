@@ -4,8 +4,8 @@
  * A tile of worker_lanes threads (T for inserts and erase, T/2 for lookups
  * in buckets of T >= 4 chunks) takes as many consecutive inputs; each thread
  * loads and hashes its own key (coalesced, hashed once), then the tile walks
- * its ranks and probes together. The grid is sized to fill the GPU once and strides
- * over the input, so counters are added once per warp at the end. */
+ * its ranks and probes together. The grid is sized to fill the GPU once and
+ * strides over the input, so counters are added once per warp at the end. */
 #ifndef GCOL_SRC_MAP_MAP_KERNELS_CUH
 #define GCOL_SRC_MAP_MAP_KERNELS_CUH
 
