@@ -2,8 +2,9 @@
  * load 0.5 (GCOL_BENCH_N overrides n) from user-style kernels through
  * gcol::map_mutable_view / gcol::map_view, with (a) one key per tile (every
  * thread of the tile loads the key and hashes it) and (b) bulk tile calls
- * (each thread loads and hashes its own key once; W keys per call, or one
- * call per tile over a contiguous share), tiles of 1 to 32 threads,
+ * (each thread loads and hashes its own key once; W keys per call, one call
+ * per tile over a contiguous share, or one key per thread in a grid-stride
+ * loop), tiles of 1 to 32 threads,
  * next to the host bulk API. Targets: bulk >= 1.05x per-key at the best tile
  * size, and bulk within 3% of the host API. Median of 5 runs. The views are
  * typed with the map's bucket width (gcol::with_bucket_chunks), as the
@@ -73,6 +74,32 @@ __global__ void __launch_bounds__(BLOCK) find_bulk(view_t<C> m, const int64_t *k
   for_tile_ranges<W, SHARE>(n, [&](size_t a, size_t b) { m.find(tile, keys + a, keys + b, out + a); });
 }
 
+/* (d) one key per thread (insert_each / find_each) in a grid-stride loop
+ * that whole warps run, as the library's own kernels: the keys are in
+ * registers already, so there is no range to walk. */
+template <class F>
+__device__ __forceinline__ void for_each_key(size_t n, F f) {
+  const size_t stride = (size_t)gridDim.x * BLOCK;
+  for (size_t base = ((size_t)blockIdx.x * BLOCK + threadIdx.x) & ~(size_t)31; base < n; base += stride) {
+    const size_t i = base + (threadIdx.x & 31);
+    f(i < n, i);
+  }
+}
+template <int C, int W>
+__global__ void __launch_bounds__(BLOCK, INSERT_MIN_BLOCKS) insert_each(mview_t<C> m, const int64_t *keys, const int64_t *vals, size_t n) {
+  auto tile = cg::tiled_partition<W>(cg::this_thread_block());
+  for_each_key(n, [&](bool active, size_t i) { m.insert_each(tile, active, active ? keys[i] : 0, active ? vals[i] : 0); });
+}
+template <int C, int W>
+__global__ void __launch_bounds__(BLOCK) find_each(view_t<C> m, const int64_t *keys, size_t n, int64_t *out) {
+  auto tile = cg::tiled_partition<W>(cg::this_thread_block());
+  for_each_key(n, [&](bool active, size_t i) {
+    int64_t v = m.empty_value();
+    m.find_each(tile, active, active ? keys[i] : 0, &v);
+    if (active) out[i] = v;
+  });
+}
+
 /* The floors of find and insert: per key, load the key, hash it and read its
  * first bucket (the map's own table and bucket count; C 16-byte chunks, a tile
  * of W lanes reading C / W each); a find then writes 8 bytes, an insert loads
@@ -114,7 +141,8 @@ struct times {
 };
 
 /* Median insert (into the cleared map) and find times of one variant;
- * kind 0: host API, 1: per-key, 2: bulk (W keys per call), 3: bulk (a range per tile). */
+ * kind 0: host API, 1: per-key, 2: bulk (W keys per call), 3: bulk (a range
+ * per tile), 4: bulk (one key per thread). */
 template <int C, int W>
 static times run(gcol_map_t *m, int kind, const int64_t *keys, const int64_t *vals, int64_t *out, size_t n) {
   double ins[REPS], fnd[REPS];
@@ -132,6 +160,7 @@ static times run(gcol_map_t *m, int kind, const int64_t *keys, const int64_t *va
     if (kind == 1) insert_per_key<C, W><<<grid_of(insert_per_key<C, W>), BLOCK, 0, stream>>>(mm, keys, vals, n);
     if (kind == 2) insert_bulk<C, W, false><<<grid_of(insert_bulk<C, W, false>), BLOCK, 0, stream>>>(mm, keys, vals, n);
     if (kind == 3) insert_bulk<C, W, true><<<grid_of(insert_bulk<C, W, true>), BLOCK, 0, stream>>>(mm, keys, vals, n);
+    if (kind == 4) insert_each<C, W><<<grid_of(insert_each<C, W>), BLOCK, 0, stream>>>(mm, keys, vals, n);
     ins[r] = bench_timer_stop_ms(&timer, stream);
     BENCH_CUDA(cudaGetLastError());
     bench_timer_start(&timer, stream);
@@ -139,6 +168,7 @@ static times run(gcol_map_t *m, int kind, const int64_t *keys, const int64_t *va
     if (kind == 1) find_per_key<C, W><<<grid_of(find_per_key<C, W>), BLOCK, 0, stream>>>(vv, keys, n, out);
     if (kind == 2) find_bulk<C, W, false><<<grid_of(find_bulk<C, W, false>), BLOCK, 0, stream>>>(vv, keys, n, out);
     if (kind == 3) find_bulk<C, W, true><<<grid_of(find_bulk<C, W, true>), BLOCK, 0, stream>>>(vv, keys, n, out);
+    if (kind == 4) find_each<C, W><<<grid_of(find_each<C, W>), BLOCK, 0, stream>>>(vv, keys, n, out);
     fnd[r] = bench_timer_stop_ms(&timer, stream);
     BENCH_CUDA(cudaGetLastError());
   }
@@ -163,11 +193,15 @@ template <int C, int W>
 static void tile_row(gcol_map_t *m, const int64_t *keys, const int64_t *vals, int64_t *out, size_t n, times *best_key,
                      times *best_bulk) {
   times a = run<C, W>(m, 1, keys, vals, out, n), b = run<C, W>(m, 2, keys, vals, out, n),
-        c = run<C, W>(m, 3, keys, vals, out, n);
-  printf("%4d%s %12.2f %12.2f %12.2f %12.2f %12.2f %12.2f\n", W, C ? "" : " (run-time width)", gops(n, a.insert),
-         gops(n, b.insert), gops(n, c.insert), gops(n, a.find), gops(n, b.find), gops(n, c.find));
+        c = run<C, W>(m, 3, keys, vals, out, n), d = run<C, W>(m, 4, keys, vals, out, n);
+  printf("%4d%s %11.2f %11.2f %11.2f %11.2f %11.2f %11.2f %11.2f %11.2f\n", W, C ? "" : " (run-time width)",
+         gops(n, a.insert), gops(n, b.insert), gops(n, c.insert), gops(n, d.insert), gops(n, a.find), gops(n, b.find),
+         gops(n, c.find), gops(n, d.find));
+  /* b becomes the best bulk form of this tile */
   if (c.insert < b.insert) b.insert = c.insert;
+  if (d.insert < b.insert) b.insert = d.insert;
   if (c.find < b.find) b.find = c.find;
+  if (d.find < b.find) b.find = d.find;
   if (a.insert < best_key->insert) best_key->insert = a.insert;
   if (a.find < best_key->find) best_key->find = a.find;
   if (b.insert < best_bulk->insert) best_bulk->insert = b.insert;
@@ -188,8 +222,9 @@ int main(void) {
 
   printf("\ndevice API, %zu i64->i64 pairs at load 0.5, user kernels of %d threads per block, median of %d runs\n", n,
          BLOCK, REPS);
-  printf("%4s %12s %12s %12s %12s %12s %12s   (G ops/s; bulk: W keys per call, range: one call per tile)\n", "tile",
-         "insert/key", "insert/bulk", "insert/range", "find/key", "find/bulk", "find/range");
+  printf("%4s %11s %11s %11s %11s %11s %11s %11s %11s   (G ops/s; bulk: W keys per call, range: one call per "
+         "tile, each: one key per thread)\n",
+         "tile", "ins/key", "ins/bulk", "ins/range", "ins/each", "find/key", "find/bulk", "find/range", "find/each");
   times host = run<0, 1>(m, 0, keys, vals, out, n), key = {1e30, 1e30}, bulk = {1e30, 1e30};
   gcol_map_view_t v;
   bench_ok(gcol_map_device_view(m, &v), "view");

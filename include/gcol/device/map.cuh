@@ -34,7 +34,9 @@
  * forms: a range per tile (insert(tile, first, last, values), find(tile,
  * first, last, out), ...), and one key per thread (find_each(tile, active,
  * key, &value), insert_each, ...) for fused kernels whose keys are already
- * in registers. */
+ * in registers. In a grid-stride loop that whole warps run, one key per
+ * thread is the fastest form measured (H100: insert_each with tiles of 2 as
+ * fast as the host API's insert; bench/RESULTS.md). */
 #ifndef GCOL_DEVICE_MAP_CUH
 #define GCOL_DEVICE_MAP_CUH
 
