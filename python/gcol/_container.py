@@ -11,6 +11,12 @@ class Container(Handle):
     def _c(self, name):
         return getattr(self._f, self._prefix + name)
 
+    def _pairs(self, keys, values, stream):
+        """The typed inputs of a call that takes pairs, and its stream."""
+        k = typed(keys, self.key_dtype, "keys")
+        v = typed(values, self.value_dtype, "values", k.n)
+        return k, v, self._stream(stream, k)
+
     def _create(self, config, stream):
         """gcol_*_create with config; with no stream given, wait until it is
         initialized (on the legacy default stream) so that any stream may use it."""

@@ -93,34 +93,26 @@ class Map(Container):
     # ---- inserts -------------------------------------------------------------
     def insert(self, keys, values, stream=None):
         """Insert pairs; a key already present keeps its value (the first wins)."""
-        k = typed(keys, self.key_dtype, "keys")
-        v = typed(values, self.value_dtype, "values", k.n)
-        s = self._stream(stream, k)
+        k, v, s = self._pairs(keys, values, stream)
         self._check(self._f.map_insert(self._handle(), k.ptr, v.ptr, k.n, None, s))
 
     def insert_or_assign(self, keys, values, stream=None):
         """Insert pairs; a key already present takes the new value."""
-        k = typed(keys, self.key_dtype, "keys")
-        v = typed(values, self.value_dtype, "values", k.n)
-        s = self._stream(stream, k)
+        k, v, s = self._pairs(keys, values, stream)
         self._check(self._f.map_insert_or_assign(self._handle(), k.ptr, v.ptr, k.n, s))
 
     def insert_or_apply(self, keys, values, op=Op.ADD, stream=None):
         """Reduce by key: absent keys are stored, present ones become
         op(stored, value) for every occurrence (a group-by in one call)."""
         code = op_code(op)
-        k = typed(keys, self.key_dtype, "keys")
-        v = typed(values, self.value_dtype, "values", k.n)
-        s = self._stream(stream, k)
+        k, v, s = self._pairs(keys, values, stream)
         self._check(self._f.map_insert_or_apply(self._handle(), k.ptr, v.ptr, k.n, code, s))
 
     def insert_and_find(self, keys, values, stream=None):
         """Insert like insert; returns (stored value per input, bool: this input inserted it)."""
-        k = typed(keys, self.key_dtype, "keys")
-        v = typed(values, self.value_dtype, "values", k.n)
+        k, v, s = self._pairs(keys, values, stream)
         stored = k.lib.empty(k.shape, self.value_dtype, k)
         inserted = k.lib.empty(k.shape, "bool", k)
-        s = self._stream(stream, k)
         self._check(self._f.map_insert_and_find(self._handle(), k.ptr, v.ptr, k.n,
                                                 typed(stored, self.value_dtype, "out").ptr,
                                                 typed(inserted, "bool", "out").ptr, s))

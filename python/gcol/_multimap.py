@@ -33,9 +33,7 @@ class Multimap(Container):
 
     def insert(self, keys, values, stream=None):
         """Insert pairs, every one kept."""
-        k = typed(keys, self.key_dtype, "keys")
-        v = typed(values, self.value_dtype, "values", k.n)
-        s = self._stream(stream, k)
+        k, v, s = self._pairs(keys, values, stream)
         self._check(self._f.multimap_insert(self._handle(), k.ptr, v.ptr, k.n, None, s))
 
     def count(self, keys, stream=None):
