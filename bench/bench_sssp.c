@@ -201,13 +201,23 @@ int main(void) {
   problem_t p;
   memset(&p, 0, sizeof p);
   p.gpu = grid_problem(&p, 64, 64, 64, 0.10);
-  if (getenv("GCOL_BENCH_SSSP_SWEEP")) { /* primary heap size on the 4,096-source problem, then stop */
-    const uint32_t nodes[] = {0, 1057, 880, 700, 500, 300};
-    for (size_t i = 0; i < sizeof nodes / sizeof *nodes; ++i) {
+  const char *sweep = getenv("GCOL_BENCH_SSSP_SWEEP");
+  if (sweep) { /* primary heap sizes ("1": a default list; else comma-separated node counts, 0 = auto) on the
+                  voxel problem with GCOL_BENCH_SSSP_SOURCES sources (4,096) to 1,024 targets, then stop */
+    uint32_t nodes[16] = {0, 1057, 880, 700, 500, 300};
+    size_t count = 6;
+    if (strcmp(sweep, "1") != 0)
+      for (count = 0; count < 16 && *sweep; ++count) {
+        char *end = NULL;
+        nodes[count] = (uint32_t)strtoul(sweep, &end, 10);
+        sweep = *end ? end + 1 : end;
+      }
+    size_t ns = bench_size("GCOL_BENCH_SSSP_SOURCES", 4096);
+    for (size_t i = 0; i < count; ++i) {
       static char name[64];
-      snprintf(name, sizeof name, "voxel 4096 -> 1024, heap %u nodes%s", nodes[i], nodes[i] ? "" : " (auto)");
+      snprintf(name, sizeof name, "voxel %zu -> 1024, heap %u nodes%s", ns, nodes[i], nodes[i] ? "" : " (auto)");
       gcol_detail_sssp_hooks.heap_nodes = nodes[i];
-      p.name = name, p.num_sources = 4096, p.num_targets = 1024;
+      p.name = name, p.num_sources = ns, p.num_targets = 1024;
       run_problem(&p, cpu_sources, 1);
     }
     return 0;

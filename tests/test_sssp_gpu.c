@@ -162,8 +162,52 @@ TEST(sssp_gpu_heap_refill_absorbs_overflow) {
   return TEST_PASS;
 }
 
+/* A hub joined both ways to 3,000 leaves overflows a heap of 20 nodes (480
+ * pairs before a refill gives up) at its first expansion. With distinct leaf
+ * weights threshold phases absorb it (refills, no fallback); with equal
+ * weights no threshold separates the keys, so the source must fall back. */
+TEST(sssp_gpu_star_phases_or_fallback) {
+  REQUIRE_GPU();
+  tu_rng_t r = {test_seed() ^ 0x57a7};
+  const uint32_t leaves = 3000, n = leaves + 1;
+  uint32_t *src = malloc(2 * leaves * sizeof *src), *dst = malloc(2 * leaves * sizeof *dst);
+  float *w = malloc(2 * leaves * sizeof *w);
+  uint32_t *hooks = tu_poisoned(8), counts[2] = {0, 0}, sources[2] = {0, 7};
+  gcol_detail_sssp_hooks.d_fallback_sources = hooks;
+  gcol_detail_sssp_hooks.d_refills = hooks + 1;
+  gcol_detail_sssp_hooks.heap_nodes = 20;
+  int ok = 1;
+  for (int equal = 0; equal < 2 && ok; ++equal) {
+    for (uint32_t i = 0; i < leaves; ++i) {
+      float x = equal ? 1.0f : (float)(1 + tu_next(&r) % 100000) * 1e-3f;
+      src[2 * i] = 0, dst[2 * i] = i + 1, w[2 * i] = x;
+      src[2 * i + 1] = i + 1, dst[2 * i + 1] = 0, w[2 * i + 1] = x;
+    }
+    gcol_ref_csr_t h;
+    CHECK(gcol_ref_csr_from_arcs(n, 2 * (size_t)leaves, src, dst, w, &h) == 0);
+    gcol_graph_t *g = st_device_graph(&h);
+    CHECK(g);
+    for (int k = 0; k < 2 && ok; ++k) { /* from the hub, and from a leaf */
+      ok = check_table(&h, g, sources + k, 1, NULL, 0) && tu_to_host(counts, hooks, 8) == 0;
+      ok = ok && counts[1] > 0 && counts[0] == (equal ? 1u : 0u);
+      if (!ok) fprintf(stderr, "    equal %d source %u: refills %u, fallback %u\n", equal, sources[k], counts[1], counts[0]);
+    }
+    gcol_graph_destroy(g);
+    gcol_ref_csr_free(&h);
+  }
+  gcol_detail_sssp_hooks.heap_nodes = 0;
+  gcol_detail_sssp_hooks.d_fallback_sources = NULL;
+  gcol_detail_sssp_hooks.d_refills = NULL;
+  CHECK(ok);
+  free(src), free(dst), free(w);
+  tu_free(hooks);
+  return TEST_PASS;
+}
+
 /* A heap of 1 or 2 nodes (32 or 64 pairs) overflows on a 26-connected grid;
- * the fallback must give the same table, and the hook must count it. */
+ * threshold phases of a few dozen keys would take more refills than the
+ * budget (8 m / n), so the sources fall back: the fallback must give the same
+ * table, and the hook must count it. */
 TEST(sssp_gpu_heap_overflow_falls_back) {
   REQUIRE_GPU();
   tu_rng_t r = {test_seed() ^ 0x0f0f};

@@ -98,16 +98,26 @@ __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) stage_kernel(table_ref fro
 #pragma unroll
     for (int it = 0; it < ITEMS; ++it)
 #pragma unroll
-      for (int j = 0; j < PER; ++j) {
+      for (int j = 0; j < PER; ++j) { /* whole warps run every pair: the deferral below is warp-aggregated */
         uint64_t k = c0 + it * GCOL_REBUILD_BLOCK + threadIdx.x < run_chunks ? L::key(c[it].s[j]) : from.empty_key;
-        if (k == from.empty_key || k == from.erased_key) continue;
-        uint32_t b = __umulhi((uint32_t)hash64(k, to.seed), to.num_buckets) - seg0; /* wraps when below */
-        unsigned pos = b < seg_n ? atomicAdd(&fill[b], 1u) : BS;
+        bool live = k != from.empty_key && k != from.erased_key;
+        uint32_t b = live ? __umulhi((uint32_t)hash64(k, to.seed), to.num_buckets) - seg0 : 0; /* wraps when below */
+        unsigned pos = live && b < seg_n ? atomicAdd(&fill[b], 1u) : BS;
         if (pos < BS) stage[b * BS + pos] = c[it].s[j], ++my_placed;
-        else old_slots[atomicAdd(&n_deferred, 1u)] = c[it].s[j];
+        /* one shared atomic per warp: a counter every deferring thread hit
+         * serialized the blocks (15% of pairs defer at load 0.8) */
+        bool defer = live && pos >= BS;
+        unsigned m = __ballot_sync(0xffffffffu, defer);
+        if (m) {
+          unsigned lane = threadIdx.x & 31, base = 0;
+          if (lane == (unsigned)__ffs(m) - 1) base = atomicAdd(&n_deferred, (unsigned)__popc(m));
+          base = __shfl_sync(0xffffffffu, base, __ffs(m) - 1);
+          if (defer) old_slots[base + __popc(m & ((1u << lane) - 1))] = c[it].s[j];
+        }
       }
   }
-  atomicAdd(&placed, (unsigned long long)my_placed);
+  my_placed = __reduce_add_sync(0xffffffffu, my_placed);
+  if ((threadIdx.x & 31) == 0) atomicAdd(&placed, (unsigned long long)my_placed);
   __syncthreads();
   if (threadIdx.x == 0) {
     if (n_deferred < run_chunks * PER) old_slots[n_deferred] = L::make(from.empty_key, from.empty_value); /* the end */

@@ -1,10 +1,12 @@
 /* gcol_sssp_many_to_many: persistent warps take sources from a counter and
  * run warp_dijkstra with a heap whose tops and counts sit in shared memory.
- * A source whose heap overflows is queued; a second kernel solves the queue
- * with heaps in global memory sized for every arc, which cannot overflow
- * (lazy Dijkstra pushes at most once per arc, plus the source). Both kernels
- * are always enqueued: the fallback reads the queue length on the device, so
- * the host never waits. */
+ * A frontier larger than that heap is handled in threshold phases
+ * (sssp_warp.cuh). A source that still does not fit (more equal keys than
+ * the heap holds) or that needs more refills than max_refills is queued; a
+ * second kernel solves the queue with heaps in global memory sized for every
+ * arc, which cannot overflow (lazy Dijkstra pushes at most once per arc, plus
+ * the source). Both kernels are always enqueued: the fallback reads the queue
+ * length on the device, so the host never waits. */
 #include <stdlib.h>
 
 #include "core/common.h"
@@ -36,6 +38,7 @@ struct sssp_job {
   uint32_t *next;                    /* work counter */
   uint32_t *queue, *queue_len;       /* sources whose primary heap overflowed */
   uint32_t *refills;                 /* test hook, or NULL */
+  uint32_t max_refills;              /* per source, before it is queued */
 };
 
 /* Per-kernel heap storage: `cap` nodes per warp, meta in shared memory
@@ -88,7 +91,8 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sssp_kernel(G g, sssp_jo
       continue;
     }
     float *dist = job.targets ? scratch : row;
-    if (!gcol::detail::warp_dijkstra(g, job.n, s, dist, job.target_flags, distinct, h, job.refills)) {
+    if (!gcol::detail::warp_dijkstra(g, job.n, s, dist, job.target_flags, distinct, job.max_refills, h,
+                                     job.refills)) {
       if (!fallback) {
         if (lane == 0) job.queue[atomicAdd(job.queue_len, 1u)] = i;
       } else {
@@ -217,6 +221,10 @@ gcol_status_t solve(const gcol_graph *g, G view, const uint32_t *d_sources, size
   job.row = targets ? num_targets : g->n;
   job.out = d_dist;
   job.refills = gcol_detail_sssp_hooks.d_refills;
+  /* Each refill scans the n distances; after 8 m of them (or 64) a heap
+   * sized for every arc is the cheaper way to finish the source. */
+  uint64_t max_refills = (uint64_t)8 * g->m / (g->n ? g->n : 1);
+  job.max_refills = (uint32_t)(max_refills < 64 ? 64 : max_refills > UINT32_MAX ? UINT32_MAX : max_refills);
   heap_store prim, fb;
   carve c;
   lay_out(c, g, p, targets, num_sources, job, prim, fb);
@@ -241,6 +249,7 @@ gcol_status_t solve(const gcol_graph *g, G view, const uint32_t *d_sources, size
   if (e == cudaSuccess && may_overflow) {
     sssp_job fjob = job;
     fjob.next = job.next + 3;
+    fjob.max_refills = UINT32_MAX; /* its heaps cannot overflow */
     sssp_kernel<G><<<(unsigned)fb_blocks, WARPS_PER_BLOCK * 32, 0, s>>>(view, fjob, fb, true);
     e = cudaGetLastError();
   }

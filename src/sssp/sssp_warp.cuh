@@ -65,21 +65,29 @@ struct grid_view {
   }
 };
 
-/* After an overflow, rebuild the heap from dist instead of giving up. The
- * lazy heap holds stale duplicates; what Dijkstra still needs is one entry per
- * vertex with d <= dist[v] < INFINITY (d: the key being expanded). Vertices at
- * exactly d may already be settled: pushing them again only re-relaxes their
- * arcs, and `left` is recounted from the targets strictly below d so that
- * they are not counted twice. False when the distinct frontier fills more than
- * 3/4 of the heap (refilling would thrash): the caller falls back.
- * One scan of dist, 4 x 32 vertices per step to keep loads in flight. */
-template <bool TARGETS>
-__device__ bool refill_heap(warp_heap &h, const float *dist, uint32_t n, float d, const uint32_t *target_flags,
-                            uint32_t distinct, uint32_t &left) {
+/* Overflow handling: threshold phases. The lazy heap holds stale duplicates;
+ * what Dijkstra needs is one entry per unsettled vertex with d <= dist[v] <
+ * INFINITY (d: the key being expanded). When those do not all fit, the warp
+ * keeps only the ones below a threshold T in the heap: relaxations to T or
+ * more update dist but are not pushed, and when the heap runs dry every
+ * vertex below T is settled (a path into a vertex below T only passes through
+ * vertices below T), so the next phase refills from d = T. The heap stays in
+ * shared memory for the whole source; the price is a scan of dist per refill.
+ *
+ * refill_heap rebuilds the heap with the vertices in [d, T). When they would
+ * fill more than 3/4 of the heap it lowers T: first to where a uniform spread
+ * of the counted keys would fill 3/8 of the heap (a count pass gives their
+ * number, smallest key lo and largest), then by halving T - lo. False when T
+ * cannot go lower (more keys equal to lo than the heap holds): the caller
+ * falls back.
+ * Vertices at exactly d may already be settled: pushing them again only
+ * re-relaxes their arcs, and `left` is recounted from the targets strictly
+ * below d so that they are not counted twice.
+ * Scans take 4 x 32 vertices per step to keep loads in flight. */
+__device__ __forceinline__ void count_range(const float *dist, uint32_t n, float d, float t, uint32_t &count,
+                                            float &lo, float &top) {
   unsigned lane = threadIdx.x & 31;
-  uint64_t limit = h.capacity_pairs() / 4 * 3;
-  uint32_t below = 0; /* targets settled strictly below d, this lane's share */
-  h.clear();
+  count = 0, lo = t, top = d;
   for (uint32_t base = 0; base < n; base += 128) {
     float dv[4];
 #pragma unroll
@@ -88,23 +96,68 @@ __device__ bool refill_heap(warp_heap &h, const float *dist, uint32_t n, float d
       dv[j] = v < n ? __ldcg(&dist[v]) : INFINITY;
     }
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      uint32_t v = base + 32 * j + lane;
-      if (TARGETS && dv[j] < d && __ldg(&target_flags[v])) ++below;
-      if (!h.push_bulk(dv[j] >= d && dv[j] < INFINITY, dv[j], v) || h.size() > limit) return false;
+    for (int j = 0; j < 4; ++j)
+      if (dv[j] >= d && dv[j] < t) ++count, lo = fminf(lo, dv[j]), top = fmaxf(top, dv[j]);
+  }
+  for (int o = 16; o > 0; o >>= 1) {
+    count += __shfl_xor_sync(0xffffffffu, count, o);
+    lo = fminf(lo, __shfl_xor_sync(0xffffffffu, lo, o));
+    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, o));
+  }
+}
+
+template <bool TARGETS>
+__device__ bool refill_heap(warp_heap &h, const float *dist, uint32_t n, float d, float &t,
+                            const uint32_t *target_flags, uint32_t distinct, uint32_t &left) {
+  unsigned lane = threadIdx.x & 31;
+  uint64_t limit = h.capacity_pairs() / 4 * 3;
+  float lo = d; /* the smallest key to keep: nothing lies in [d, lo) */
+  for (int attempt = 0; attempt < 32; ++attempt) {
+    uint32_t below = 0; /* targets settled strictly below d, this lane's share */
+    bool fit = true;
+    h.clear();
+    for (uint32_t base = 0; base < n && fit; base += 128) {
+      float dv[4];
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        uint32_t v = base + 32 * j + lane;
+        dv[j] = v < n ? __ldcg(&dist[v]) : INFINITY;
+      }
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        uint32_t v = base + 32 * j + lane;
+        if (TARGETS && dv[j] < d && __ldg(&target_flags[v])) ++below;
+        fit = fit && h.push_bulk(dv[j] >= d && dv[j] < t, dv[j], v) && h.size() <= limit;
+      }
     }
+    if (fit) {
+      if (TARGETS) {
+        for (int o = 16; o > 0; o >>= 1) below += __shfl_xor_sync(0xffffffffu, below, o);
+        left = distinct - below;
+      }
+      return true;
+    }
+    float lower;
+    if (attempt == 0) {
+      uint32_t count;
+      float top;
+      count_range(dist, n, d, t, count, lo, top);
+      lower = lo + (top - lo) * (float)((double)limit / 2 / count);
+    } else {
+      lower = lo + (t - lo) * 0.5f;
+    }
+    if (!(lower > lo && lower < t)) return false;
+    t = lower;
   }
-  if (TARGETS) {
-    for (int o = 16; o > 0; o >>= 1) below += __shfl_xor_sync(0xffffffffu, below, o);
-    left = distinct - below;
-  }
-  return true;
+  return false;
 }
 
 /* Distances from s into dist[0..n) (global, private to this warp). With
  * target flags, stop once `distinct` flagged vertices are settled. Returns
- * false when the frontier outgrew the heap even after refills (dist is then
- * incomplete). *refills (may be NULL) counts refills.
+ * false when the heap cannot hold the frontier even in threshold phases, or
+ * after max_refills refills (each scans dist; past that the caller's
+ * big-heap fallback is cheaper); dist is then incomplete. *refills (may be
+ * NULL) counts refills.
  *
  * dist is written by plain stores (the fill) and atomicMin (relaxations:
  * two lanes may reach one vertex through parallel arcs), and read with
@@ -112,7 +165,7 @@ __device__ bool refill_heap(warp_heap &h, const float *dist, uint32_t n, float d
  * Non-negative floats order like their bit patterns as ints. */
 template <class G>
 __device__ bool warp_dijkstra(const G &g, uint32_t n, uint32_t s, float *dist, const uint32_t *target_flags,
-                              uint32_t distinct, warp_heap &h, uint32_t *refills) {
+                              uint32_t distinct, uint32_t max_refills, warp_heap &h, uint32_t *refills) {
   unsigned lane = threadIdx.x & 31;
   for (uint32_t i = lane; i < n; i += 32) dist[i] = INFINITY;
   __syncwarp();
@@ -121,25 +174,33 @@ __device__ bool warp_dijkstra(const G &g, uint32_t n, uint32_t s, float *dist, c
   __syncwarp();
   h.clear();
   h.push(0.0f, s);
-  uint32_t left = distinct;
-  float d;
+  uint32_t left = distinct, used = 0;
+  float d, t = INFINITY; /* the phase's threshold: only keys below it are in the heap */
   uint32_t u;
-  while (h.pop(d, u)) {
-    typename G::arcs arcs = g.load(u, lane);
-    bool is_target = target_flags && __ldg(&target_flags[u]);
-    if (d > __ldcg(&dist[u])) continue; /* stale: u was reached cheaper */
-    if (is_target && --left == 0) break;
-    /* atomicMin without a read first: the atomic costs one round trip, a
-     * read to filter it would cost another */
-    bool fit = g.relax_all(arcs, lane, [&](bool ok, uint32_t v, float w) {
-      float nd = __fadd_rn(d, w);
-      bool better = ok && nd < __int_as_float(atomicMin((int *)&dist[v], __float_as_int(nd)));
-      return h.push_bulk(better, nd, v);
-    });
-    if (fit) continue;
+  for (;;) {
+    bool refill = false;
+    if (!h.pop(d, u)) {
+      if (t == INFINITY) break;
+      d = t, t = INFINITY; /* the phase is over: everything below t is settled */
+      refill = true;
+    } else {
+      typename G::arcs arcs = g.load(u, lane);
+      bool is_target = target_flags && __ldg(&target_flags[u]);
+      if (d > __ldcg(&dist[u])) continue; /* stale: u was reached cheaper */
+      if (is_target && --left == 0) break;
+      /* atomicMin without a read first: the atomic costs one round trip, a
+       * read to filter it would cost another */
+      refill = !g.relax_all(arcs, lane, [&](bool ok, uint32_t v, float w) {
+        float nd = __fadd_rn(d, w);
+        bool better = ok && nd < __int_as_float(atomicMin((int *)&dist[v], __float_as_int(nd)));
+        return h.push_bulk(better && nd < t, nd, v);
+      });
+    }
+    if (!refill) continue;
+    if (used++ == max_refills) return false;
     __syncwarp(); /* every lane's relaxation is in dist before the scan */
-    bool ok = target_flags ? refill_heap<true>(h, dist, n, d, target_flags, distinct, left)
-                           : refill_heap<false>(h, dist, n, d, target_flags, distinct, left);
+    bool ok = target_flags ? refill_heap<true>(h, dist, n, d, t, target_flags, distinct, left)
+                           : refill_heap<false>(h, dist, n, d, t, target_flags, distinct, left);
     if (!ok) return false;
     if (refills && lane == 0) atomicAdd(refills, 1u);
   }
