@@ -34,11 +34,14 @@ static void limit_free(void *ctx, void *p, size_t bytes, cudaStream_t s) {
 /* Nonzero: growable maps use this tile size and claim scheme (key_cas 1: the
  * pre-sm_90 scheme, key CAS then value) instead of the tuned default. */
 static int use_tile, use_key_cas;
+/* Nonzero: growable maps use this growth factor. */
+static int use_growth_factor;
 
 static gcol_map_t *make_growable(gcol_type_t kt, gcol_type_t vt, size_t capacity, double mlf, limit_alloc_t *a,
                                  cudaStream_t s) {
   gcol_map_config_t c = gcol_map_config_default(kt, vt);
   c.capacity = capacity, c.max_load_factor = mlf, c.growable = 1, c.seed = test_seed() ^ 0x6789;
+  if (use_growth_factor) c.growth_factor = use_growth_factor;
   c.allocator.alloc = limit_alloc, c.allocator.free = limit_free, c.allocator.ctx = a;
   gcol_map_t *m = NULL;
   if (gcol_map_create(&m, &c, s) != GCOL_SUCCESS) return NULL;
@@ -252,6 +255,8 @@ static test_result_t sequence(gcol_type_t kt, gcol_type_t vt, size_t capacity, d
     RUN(check_model(&md, m, s));
     CHECK_OK(gcol_map_capacity(m, &cap_now));
     CHECK(cap_now >= cap);
+    /* a growth multiplies the slots by the factor at least; a purge keeps them */
+    CHECK(cap_now == cap || cap_now >= (size_t)(use_growth_factor ? use_growth_factor : 2) * cap);
     CHECK(md.size <= gcol_map_load_limit(cap_now, mlf)); /* the load limit holds after every call */
     *growths += cap_now != cap;
     cap = cap_now;
@@ -281,6 +286,19 @@ TEST(map_growable_gpu_from_capacity_1_every_width_pair) {
     int growths = 0;
     RUN(sequence(ks[i], vs[i], 1, 0.8, 20000, 3000, 60, 1, &growths));
     CHECK(growths >= 3);
+  }
+  return TEST_PASS;
+}
+
+TEST(map_growable_gpu_growth_factor_4) {
+  const gcol_type_t ks[] = {GCOL_U64, GCOL_U32}, vs[] = {GCOL_U64, GCOL_U32};
+  for (int i = 0; i < 2; ++i) {
+    int growths = 0;
+    use_growth_factor = 4;
+    test_result_t r = sequence(ks[i], vs[i], 1, 0.8, 20000, 3000, 40, 1, &growths);
+    use_growth_factor = 0;
+    RUN(r);
+    CHECK(growths >= 2);
   }
   return TEST_PASS;
 }

@@ -111,6 +111,11 @@ typedef struct {
                               width of their type, and empty_key != erased_key. */
   uint64_t seed;           /* hash seed */
   gcol_allocator_t allocator; /* zeroed: cudaMallocAsync (see gcol_allocator_t) */
+  int growth_factor;       /* growable maps: a growth multiplies the slots by
+                              at least this, 2 (default; 0 means 2), 4 or 8.
+                              4 rebuilds half as often and keeps the load
+                              lower between growths (faster inserts), for up
+                              to twice the memory of 2 (bench/RESULTS.md). */
 } gcol_map_config_t;
 
 /* The defaults above for a key/value type pair. */
@@ -133,10 +138,11 @@ void gcol_map_destroy(gcol_map_t *map);
  * check plus n of every insert-type call since); while bound + n fits, the
  * call does not synchronize. Otherwise the call synchronizes s once, right
  * there, to read the exact counts, and if the batch does not fit it rebuilds
- * the table before inserting: into at least twice the slots and enough for
- * live keys + n, or at the same size when tombstones are most of the load.
- * The rebuild moves every pair and drops the tombstones; old and new table
- * exist together meanwhile (1.5x the new table when doubling). So near the
+ * the table before inserting: into at least growth_factor times the slots and
+ * enough for live keys + n, or at the same size when tombstones are most of
+ * the load. The rebuild moves every pair and drops the tombstones; old and new
+ * table exist together meanwhile (1.5x the new table when doubling, 1.25x
+ * with a factor of 4). So near the
  * limit, batches of repeated keys may synchronize on every call. Besides
  * these calls only gcol_map_reserve grows a map (without synchronizing);
  * capacity never shrinks (clear keeps it); a growable map never reports

@@ -29,7 +29,7 @@ class MapConfig(ctypes.Structure):
     _fields_ = [("key_type", c_int), ("value_type", c_int), ("capacity", c_size_t),
                 ("max_load_factor", c_double), ("growable", c_int), ("empty_key", c_uint64),
                 ("erased_key", c_uint64), ("empty_value", c_uint64), ("seed", c_uint64),
-                ("allocator", Allocator)]
+                ("allocator", Allocator), ("growth_factor", c_int)]
 
 
 class MultimapConfig(ctypes.Structure):

@@ -27,7 +27,7 @@ def op_code(op):
 
 
 def map_config(f, key_dtype, value_dtype, capacity, growable, max_load_factor, empty_key, erased_key,
-               empty_value, seed):
+               empty_value, seed, growth_factor=None):
     """(key dtype name, value dtype name, a filled gcol_map_config_t)."""
     key_dtype, value_dtype = _dtypes.dtype_name(key_dtype), _dtypes.dtype_name(value_dtype)
     cfg = f.map_config_default(_dtypes.key_type_code(key_dtype), _dtypes.type_code(value_dtype))
@@ -41,6 +41,8 @@ def map_config(f, key_dtype, value_dtype, capacity, growable, max_load_factor, e
             setattr(cfg, field, _dtypes.to_bits(value, dtype))
     if seed is not None:
         cfg.seed = non_negative(seed, "seed") & (2**64 - 1)
+    if growth_factor is not None:
+        cfg.growth_factor = int(growth_factor)  # 2, 4 or 8: gcol_map_create checks
     return key_dtype, value_dtype, cfg
 
 
@@ -65,11 +67,12 @@ class Map(Container):
     _destroy_name, _prefix = "map_destroy", "map_"
 
     def __init__(self, key_dtype, value_dtype, capacity, growable=False, max_load_factor=None,
-                 empty_key=None, erased_key=None, empty_value=None, seed=None, stream=None):
+                 empty_key=None, erased_key=None, empty_value=None, seed=None, stream=None,
+                 growth_factor=None):
         super().__init__()
         self.key_dtype, self.value_dtype, self._cfg = map_config(
             self._f, key_dtype, value_dtype, capacity, growable, max_load_factor, empty_key,
-            erased_key, empty_value, seed)
+            erased_key, empty_value, seed, growth_factor)
         self._create(self._cfg, stream)
 
     # ---- sentinels (host-side) ---------------------------------------------

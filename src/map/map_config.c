@@ -22,6 +22,7 @@ gcol_map_config_t gcol_map_config_default(gcol_type_t key, gcol_type_t value) {
   c.allocator.alloc = NULL;
   c.allocator.free = NULL;
   c.allocator.ctx = NULL;
+  c.growth_factor = 2;
   return c;
 }
 
@@ -37,6 +38,8 @@ gcol_status_t gcol_map_config_check(const gcol_map_config_t *cfg) {
   if (cfg->growable && !(cfg->max_load_factor >= GCOL_MAP_MIN_GROW_LOAD && cfg->max_load_factor <= GCOL_MAP_MAX_GROW_LOAD))
     return GCOL_ERROR_INVALID_ARGUMENT;
   if ((cfg->allocator.alloc == NULL) != (cfg->allocator.free == NULL)) return GCOL_ERROR_INVALID_ARGUMENT;
+  if (cfg->growth_factor != 0 && cfg->growth_factor != 2 && cfg->growth_factor != 4 && cfg->growth_factor != 8)
+    return GCOL_ERROR_INVALID_ARGUMENT;
   if (cfg->empty_key > all_ones(kb) || cfg->erased_key > all_ones(kb) || cfg->empty_value > all_ones(vb))
     return GCOL_ERROR_INVALID_ARGUMENT;
   if (cfg->empty_key == cfg->erased_key) return GCOL_ERROR_INVALID_ARGUMENT;
@@ -65,7 +68,8 @@ size_t gcol_map_load_limit(size_t num_slots, double max_load_factor) {
   return (size_t)(max_load_factor * (double)num_slots);
 }
 
-size_t gcol_map_growth_target(size_t num_slots, double max_load_factor, size_t used, size_t live, size_t n) {
+size_t gcol_map_growth_target(size_t num_slots, double max_load_factor, int growth_factor, size_t used, size_t live,
+                              size_t n) {
   size_t limit = gcol_map_load_limit(num_slots, max_load_factor);
   if (used <= limit && n <= limit - used) return 0;
   if (live > SIZE_MAX - n) return SIZE_MAX;
@@ -73,8 +77,8 @@ size_t gcol_map_growth_target(size_t num_slots, double max_load_factor, size_t u
   /* Mostly tombstones: purge them at the same size. Half the limit leaves
      room for as many keys again, so purges stay rare (amortized O(1)). */
   if (need <= limit / 2) return num_slots;
-  double want = (double)need / max_load_factor + 1.0, twice = 2.0 * (double)num_slots;
-  if (want < twice) want = twice;
+  double want = (double)need / max_load_factor + 1.0, grown = (growth_factor > 2 ? growth_factor : 2) * (double)num_slots;
+  if (want < grown) want = grown;
   if (want >= 0x1p62) return SIZE_MAX;
   size_t slots = (size_t)want;
   while (gcol_map_load_limit(slots, max_load_factor) < need) ++slots; /* rounding of the product */

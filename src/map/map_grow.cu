@@ -5,10 +5,20 @@
  * speed, and erased slots are purged on the way. The alternative, a chain of
  * tables that finds would walk (old tables kept, new keys in the newest),
  * makes every miss probe every table and keeps tombstones forever. Rebuilding
- * costs one streaming pass over the old table per doubling (amortized O(1)
+ * costs one streaming pass over the old table per growth (amortized O(1)
  * per key; map_rebuild.cuh): the old table read once, the new one written
  * once. Peak memory is old + new table, 1.5x the new one when doubling.
- * Measured figures: bench/RESULTS.md.
+ *
+ * How much: growth_factor (2 by default, 4 or 8). With 100M i64 pairs
+ * inserted in batches of 10M into 50M slots (H100, bench_map_growable), 2
+ * reaches 5.25 G inserts/s: the inserts themselves (loads of 0.4 to 0.8) take
+ * 13.1 ms of the 16.8 ms that 6 G/s allows, and the two rebuilds 4.9 ms
+ * (their streaming floor alone is 2.4 ms, and the 18M pairs that sat past
+ * their first bucket are inserted again). A factor of 4 rebuilds once (50M
+ * -> 200M slots) and then inserts at loads of 0.2 to 0.5: 7.31 G/s, same
+ * final table, peak 1.25x.
+ * The default stays 2 because 4 can leave up to twice the memory idle until
+ * the table fills. Measured figures: bench/RESULTS.md.
  *
  * When: the host keeps an upper bound of the non-empty slots (the last exact
  * count plus n of every insert-type call since; none while a mutable device
@@ -78,7 +88,7 @@ gcol_status_t map_make_room(gcol_map *m, size_t n, cudaStream_t s) {
   size_t live = 0, used = 0;
   GCOL_TRY(read_counts(m, &live, &used, s));
   m->used_bound = used;
-  size_t target = gcol_map_growth_target(m->num_slots, m->cfg.max_load_factor, used, live, n);
+  size_t target = gcol_map_growth_target(m->num_slots, m->cfg.max_load_factor, m->cfg.growth_factor, used, live, n);
   if (target == SIZE_MAX) return GCOL_ERROR_OUT_OF_MEMORY;
   if (target) {
     GCOL_TRY(rebuild(m, target, live == 0, s));
@@ -90,7 +100,7 @@ gcol_status_t map_make_room(gcol_map *m, size_t n, cudaStream_t s) {
 
 gcol_status_t map_reserve_growable(gcol_map *m, size_t keys, cudaStream_t s) {
   if (keys <= gcol_map_load_limit(m->num_slots, m->cfg.max_load_factor)) return GCOL_SUCCESS;
-  size_t slots = gcol_map_growth_target(0, m->cfg.max_load_factor, 0, 0, keys);
+  size_t slots = gcol_map_growth_target(0, m->cfg.max_load_factor, m->cfg.growth_factor, 0, 0, keys);
   if (slots == SIZE_MAX) return GCOL_ERROR_OUT_OF_MEMORY;
   /* live keys <= used_bound, which stays a bound after the rebuild */
   return rebuild(m, slots, m->used_bound == 0, s);

@@ -42,6 +42,8 @@ def test_the_c_librarys_argument_checks_come_first():
     with pytest.raises(gcol.InvalidArgumentError):
         gcol.Map("int32", "int32", capacity=10, max_load_factor=1.5)
     with pytest.raises(gcol.InvalidArgumentError):
+        gcol.Map("int64", "int64", capacity=10, growable=True, growth_factor=3)
+    with pytest.raises(gcol.InvalidArgumentError):
         gcol.Multimap("int64", "int64", capacity=10, engine="open", num_buckets=5)
     with pytest.raises(gcol.InvalidArgumentError):
         gcol.Graph.grid(FakeDeviceArray((4, 4), "<f4"), connectivity=7)
