@@ -77,7 +77,8 @@ size_t gcol_map_growth_target(size_t num_slots, double max_load_factor, int grow
   /* Mostly tombstones: purge them at the same size. Half the limit leaves
      room for as many keys again, so purges stay rare (amortized O(1)). */
   if (need <= limit / 2) return num_slots;
-  double want = (double)need / max_load_factor + 1.0, grown = (growth_factor > 2 ? growth_factor : 2) * (double)num_slots;
+  double want = (double)need / max_load_factor + 1.0;
+  double grown = (growth_factor > 2 ? growth_factor : 2) * (double)num_slots;
   if (want < grown) want = grown;
   if (want >= 0x1p62) return SIZE_MAX;
   size_t slots = (size_t)want;

@@ -34,10 +34,9 @@ size_t gcol_map_load_limit(size_t num_slots, double max_load_factor);
  * slots (live keys + tombstones); live: live keys; n: keys about to be
  * inserted. Returns 0 when used + n fits under the load limit, else the slot
  * count to rebuild the table with: num_slots itself when tombstones are
- * most of the excess (live + n <= limit / 2), else at least twice num_slots
- * and enough for live + n at max_load_factor. SIZE_MAX when no size_t fits. */
-/* Slots to rebuild into before inserting n (0: it fits; SIZE_MAX: nothing
- * addressable does); growth_factor 0 means 2. */
+ * most of the excess (live + n <= limit / 2), else at least growth_factor
+ * (0 means 2) times num_slots and enough for live + n at max_load_factor.
+ * SIZE_MAX when no size_t fits. */
 size_t gcol_map_growth_target(size_t num_slots, double max_load_factor, int growth_factor, size_t used, size_t live,
                               size_t n);
 
