@@ -84,17 +84,22 @@ struct grid_view {
  * re-relaxes their arcs, and `left` is recounted from the targets strictly
  * below d so that they are not counted twice.
  * Scans take 4 x 32 vertices per step to keep loads in flight. */
+__device__ __forceinline__ void load_step(const float *dist, uint32_t n, uint32_t base, float (&dv)[4]) {
+  unsigned lane = threadIdx.x & 31;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    uint32_t v = base + 32 * j + lane;
+    dv[j] = v < n ? __ldcg(&dist[v]) : INFINITY; /* L2: where the relaxations' atomics land */
+  }
+}
+
+/* Count of the keys in [d, t) of dist, their smallest (lo) and largest. */
 __device__ __forceinline__ void count_range(const float *dist, uint32_t n, float d, float t, uint32_t &count,
                                             float &lo, float &top) {
-  unsigned lane = threadIdx.x & 31;
   count = 0, lo = t, top = d;
   for (uint32_t base = 0; base < n; base += 128) {
     float dv[4];
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      uint32_t v = base + 32 * j + lane;
-      dv[j] = v < n ? __ldcg(&dist[v]) : INFINITY;
-    }
+    load_step(dist, n, base, dv);
 #pragma unroll
     for (int j = 0; j < 4; ++j)
       if (dv[j] >= d && dv[j] < t) ++count, lo = fminf(lo, dv[j]), top = fmaxf(top, dv[j]);
@@ -118,11 +123,7 @@ __device__ bool refill_heap(warp_heap &h, const float *dist, uint32_t n, float d
     h.clear();
     for (uint32_t base = 0; base < n && fit; base += 128) {
       float dv[4];
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        uint32_t v = base + 32 * j + lane;
-        dv[j] = v < n ? __ldcg(&dist[v]) : INFINITY;
-      }
+      load_step(dist, n, base, dv);
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
         uint32_t v = base + 32 * j + lane;
