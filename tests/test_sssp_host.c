@@ -109,6 +109,34 @@ TEST(sssp_grid_csr_follows_the_weight_rules) {
   return TEST_PASS;
 }
 
+/* The grid's divider (graph_internal.h) is exact: every small dividend for
+ * every small divisor, and edge and random dividends for large divisors. */
+TEST(sssp_grid_divider_is_exact) {
+  tu_rng_t r = {test_seed() ^ 0xd1f};
+  for (uint32_t d = 1; d < 3000; ++d) {
+    gcol_divider_t by = gcol_divider(d);
+    int ok = 1;
+    for (uint32_t u = 0; u < 4 * d + 70; ++u) ok &= gcol_divide(by, u) == u / d;
+    for (int k = 0; k < 64; ++k) {
+      uint32_t u = (uint32_t)tu_next(&r);
+      ok &= gcol_divide(by, u) == u / d;
+    }
+    CHECK(ok);
+  }
+  const uint32_t big[] = {4096, 65535, 65536, 1000003, 0x7fffffffu, 0x80000000u, 0x80000001u, 0xffffffffu};
+  for (size_t i = 0; i < sizeof big / sizeof *big; ++i) {
+    uint32_t d = big[i];
+    gcol_divider_t by = gcol_divider(d);
+    const uint32_t edge[] = {0, 1, d - 1, d, d + 1, 2 * d - 1, 0xfffffffeu, 0xffffffffu};
+    for (size_t j = 0; j < sizeof edge / sizeof *edge; ++j) CHECK(gcol_divide(by, edge[j]) == edge[j] / d);
+    for (int k = 0; k < 100000; ++k) {
+      uint32_t u = (uint32_t)tu_next(&r);
+      if (gcol_divide(by, u) != u / d) CHECK(0);
+    }
+  }
+  return TEST_PASS;
+}
+
 TEST(dimacs_parses_and_rejects) {
   const char *ok = "c comment\np sp 4 3\na 1 2 5\na 1 3 7\n\na 4 1 0\n";
   gcol_ref_csr_t g;

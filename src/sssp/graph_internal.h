@@ -68,6 +68,28 @@ GCOL_HD static inline float gcol_grid_weight(float cu, float cv, float step) {
 #endif
 }
 
+/* Division by a runtime divisor d >= 1 as a multiply-high and two shifts
+ * (Granlund and Montgomery's round-up method, exact for every 32-bit u): the
+ * solver splits a voxel index into x, y, z twice per expanded vertex, where
+ * a hardware-less 32-bit division costs some twenty instructions. */
+typedef struct {
+  uint32_t d, mul, shift1, shift2;
+} gcol_divider_t;
+GCOL_HD static inline gcol_divider_t gcol_divider(uint32_t d) {
+  uint32_t l = 0; /* ceil(log2 d) */
+  while (l < 32 && ((uint64_t)1 << l) < d) ++l;
+  gcol_divider_t r;
+  r.d = d;
+  r.mul = (uint32_t)((((uint64_t)1 << 32) * (((uint64_t)1 << l) - d)) / d + 1);
+  r.shift1 = l < 1 ? l : 1;
+  r.shift2 = l > 1 ? l - 1 : 0;
+  return r;
+}
+GCOL_HD static inline uint32_t gcol_divide(gcol_divider_t by, uint32_t u) {
+  uint32_t t = (uint32_t)(((uint64_t)u * by.mul) >> 32);
+  return (t + ((u - t) >> by.shift1)) >> by.shift2;
+}
+
 /* A voxel cost is valid when it is >= 0 and not NaN (INFINITY: obstacle). */
 GCOL_HD static inline int gcol_grid_cost_valid(float c) { return c >= 0.0f; }
 

@@ -16,7 +16,7 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32)
   uint32_t w = blockIdx.x * WARPS_PER_BLOCK + wib;
   if (w >= warps) return; /* whole warps leave together */
   warp_heap h;
-  h.init(nodes + (size_t)w * cap, (float *)(smem + 2 * cap * wib), smem + 2 * cap * wib + cap, cap);
+  h.init(nodes + (size_t)w * cap, smem + 2 * cap * wib, cap);
   uint32_t x = (w + 1) * 0x9e3779b9u ^ lane * 0x85ebca6bu;
   for (uint32_t i = 0; i < pairs; i += 32) {
     x ^= x << 13, x ^= x >> 17, x ^= x << 5; /* xorshift per lane */

@@ -16,15 +16,13 @@ constexpr uint32_t MAX_NODES = 1u << 26;
 constexpr uint32_t MAX_SHARED_NODES = 6144; /* 48 KB of tops and counts, one warp per block */
 
 /* One warp per block; warp b replays every op on its own heap. */
-__global__ void replay(const gcol_heap_op_t *ops, size_t n, warp_heap_node *nodes, float *g_tops,
-                       uint32_t *g_counts, uint32_t cap, gcol_heap_result_t *res) {
+__global__ void replay(const gcol_heap_op_t *ops, size_t n, warp_heap_node *nodes, uint32_t *g_meta, uint32_t cap,
+                       gcol_heap_result_t *res) {
   extern __shared__ uint32_t smem[];
   size_t w = blockIdx.x;
   unsigned lane = threadIdx.x;
-  float *tops = g_tops ? g_tops + w * cap : (float *)smem;
-  uint32_t *counts = g_counts ? g_counts + w * cap : smem + cap;
   warp_heap h;
-  h.init(nodes + w * cap, tops, counts, cap);
+  h.init(nodes + w * cap, g_meta ? g_meta + 2 * w * cap : smem, cap);
   res += w * n;
   for (size_t i = 0; i < n;) {
     gcol_heap_op_t op = ops[i];
@@ -90,10 +88,8 @@ extern "C" gcol_status_t gcol_detail_heap_replay(const gcol_heap_op_t *h_ops, si
   if (e == cudaSuccess && !meta_in_shared) e = cudaMalloc(&d_meta, 2 * W * cap * sizeof *d_meta);
   if (e == cudaSuccess) e = cudaMemcpy(d_ops, h_ops, n * sizeof *d_ops, cudaMemcpyHostToDevice);
   if (e == cudaSuccess) {
-    float *tops = d_meta ? (float *)d_meta : NULL;
-    uint32_t *counts = d_meta ? d_meta + W * cap : NULL;
-    replay<<<(unsigned)W, 32, meta_in_shared ? 2 * cap * sizeof(uint32_t) : 0>>>(d_ops, n, d_nodes, tops, counts,
-                                                                                 cap, d_res);
+    replay<<<(unsigned)W, 32, meta_in_shared ? 2 * cap * sizeof(uint32_t) : 0>>>(d_ops, n, d_nodes, d_meta, cap,
+                                                                                 d_res);
     e = cudaGetLastError();
   }
   if (e == cudaSuccess) e = cudaMemcpy(h_results, d_res, W * n * sizeof *d_res, cudaMemcpyDeviceToHost);

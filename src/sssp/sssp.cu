@@ -45,8 +45,7 @@ struct sssp_job {
  * (dynamic, 2 * cap words per warp) or in global arrays. */
 struct heap_store {
   warp_heap_node *nodes;
-  float *tops;        /* global meta, or NULL: shared */
-  uint32_t *counts;
+  uint32_t *meta;     /* global meta (2 * cap words per warp), or NULL: shared */
   float *scratch;     /* n floats per warp when targets are given */
   uint32_t cap;
 };
@@ -67,14 +66,12 @@ __device__ void fill_row(float *row, size_t len, float x, unsigned lane) {
 /* fallback == false: sources 0..num_sources-1, overflowing ones are queued.
  * fallback == true: the queued sources. */
 template <class G>
-__global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) sssp_kernel(G g, sssp_job job, heap_store hs, bool fallback) {
+__global__ void __launch_bounds__(WARPS_PER_BLOCK * 32, 8) sssp_kernel(G g, sssp_job job, heap_store hs, bool fallback) {
   extern __shared__ uint32_t smem[];
   unsigned lane = threadIdx.x & 31, wib = threadIdx.x / 32;
   size_t w = (size_t)blockIdx.x * WARPS_PER_BLOCK + wib;
-  float *tops = hs.tops ? hs.tops + w * hs.cap : (float *)(smem + 2 * hs.cap * wib);
-  uint32_t *counts = hs.counts ? hs.counts + w * hs.cap : smem + 2 * hs.cap * wib + hs.cap;
   warp_heap h;
-  h.init(hs.nodes + w * hs.cap, tops, counts, hs.cap);
+  h.init(hs.nodes + w * hs.cap, (hs.meta ? hs.meta + 2 * w * hs.cap : smem + 2 * hs.cap * wib), hs.cap);
   float *scratch = job.targets ? hs.scratch + w * job.n : NULL;
   uint32_t distinct = job.targets ? *job.distinct : 0;
   uint32_t total = fallback ? *job.queue_len : job.num_sources;
@@ -137,13 +134,12 @@ void lay_out(carve &c, const gcol_graph *g, const plan &p, bool targets, size_t 
   job.queue = c.take<uint32_t>(num_sources);
   job.target_flags = targets ? c.take<uint32_t>(n) : nullptr;
   prim.nodes = c.take<warp_heap_node>((size_t)p.warps * p.cap);
-  prim.tops = nullptr, prim.counts = nullptr;
+  prim.meta = nullptr;
   prim.scratch = targets ? c.take<float>((size_t)p.warps * n) : nullptr;
   prim.cap = p.cap;
   fb.cap = p.fb_cap;
   fb.nodes = c.take<warp_heap_node>((size_t)p.fb_warps * p.fb_cap);
-  fb.tops = c.take<float>((size_t)p.fb_warps * p.fb_cap);
-  fb.counts = c.take<uint32_t>((size_t)p.fb_warps * p.fb_cap);
+  fb.meta = c.take<uint32_t>((size_t)p.fb_warps * 2 * p.fb_cap);
   fb.scratch = targets ? c.take<float>((size_t)p.fb_warps * n) : nullptr;
 }
 
@@ -276,6 +272,7 @@ extern "C" gcol_status_t gcol_sssp_many_to_many(const gcol_graph_t *g, const uin
   if (g->kind == GCOL_GRAPH_GRID) {
     gcol::detail::grid_view v;
     v.cost = g->cost, v.nx = g->nx, v.ny = g->ny, v.nz = g->nz;
+    v.by_nx = gcol_divider(g->nx), v.by_ny = gcol_divider(g->ny);
     gcol_grid_connectivity_class(g->connectivity, &v.max_class);
     return solve(g, v, d_sources, num_sources, d_targets, num_targets, d_dist, s);
   }

@@ -38,10 +38,13 @@ struct csr_view {
 };
 
 /* Implicit voxel grid: lane l < 26 handles direction l (graph_internal.h);
- * load fetches both voxel costs, so the whole arc is known after it. */
+ * load fetches both voxel costs, so the whole arc is known after it. A lane's
+ * direction is two words that the solver's loop keeps (its neighbour's index
+ * offset, and which faces of the grid block it), not four coordinates. */
 struct grid_view {
   const float *cost;
   uint32_t nx, ny, nz;
+  gcol_divider_t by_nx, by_ny; /* u -> x, y, z without hardware division */
   int max_class;
   struct arcs {
     uint32_t v;
@@ -49,14 +52,25 @@ struct grid_view {
     int cls;
   };
   __device__ bool source_ok(uint32_t s) const { return !isinf(__ldg(&cost[s])); }
-  __device__ arcs load(uint32_t u, unsigned lane) const {
-    int x = (int)(u % nx), y = (int)((u / nx) % ny), z = (int)(u / nx / ny);
+  /* This lane's direction: bits 0-5 the faces (x = 0, x = nx - 1, y = 0, ...)
+   * that block it, bit 6 set when the lane has no admitted direction, the
+   * step class from bit 8; *delta the index offset of the neighbour (mod 2^32). */
+  __device__ uint32_t lane_dir(unsigned lane, uint32_t &delta) const {
     int dx = 0, dy = 0, dz = 0;
     int cls = lane < 26 ? gcol_grid_dir((int)lane, &dx, &dy, &dz) : 4;
-    int X = x + dx, Y = y + dy, Z = z + dz;
-    bool in = cls <= max_class && X >= 0 && Y >= 0 && Z >= 0 && X < (int)nx && Y < (int)ny && Z < (int)nz;
-    uint32_t v = in ? (uint32_t)X + nx * ((uint32_t)Y + ny * (uint32_t)Z) : 0u;
-    return arcs{v, __ldg(&cost[u]), in ? __ldg(&cost[v]) : INFINITY, cls};
+    delta = (uint32_t)dx + (uint32_t)dy * nx + (uint32_t)dz * nx * ny;
+    return (uint32_t)(dx < 0) | (uint32_t)(dx > 0) << 1 | (uint32_t)(dy < 0) << 2 | (uint32_t)(dy > 0) << 3 |
+           (uint32_t)(dz < 0) << 4 | (uint32_t)(dz > 0) << 5 | (uint32_t)(cls > max_class) << 6 | (uint32_t)cls << 8;
+  }
+  __device__ arcs load(uint32_t u, unsigned lane) const {
+    uint32_t delta, dir = lane_dir(lane, delta);
+    uint32_t q = gcol_divide(by_nx, u), z = gcol_divide(by_ny, q);
+    uint32_t x = u - q * nx, y = q - z * ny;
+    uint32_t faces = (uint32_t)(x == 0) | (uint32_t)(x + 1 == nx) << 1 | (uint32_t)(y == 0) << 2 |
+                     (uint32_t)(y + 1 == ny) << 3 | (uint32_t)(z == 0) << 4 | (uint32_t)(z + 1 == nz) << 5 | 1u << 6;
+    bool in = (dir & faces) == 0;
+    uint32_t v = in ? u + delta : 0u;
+    return arcs{v, __ldg(&cost[u]), in ? __ldg(&cost[v]) : INFINITY, (int)(dir >> 8)};
   }
   template <class F>
   __device__ bool relax_all(const arcs &a, unsigned, F &&relax) const {
@@ -111,7 +125,6 @@ __device__ __forceinline__ void count_range(const float *dist, uint32_t n, float
   }
 }
 
-template <bool TARGETS>
 __device__ bool refill_heap(warp_heap &h, const float *dist, uint32_t n, float d, float &t,
                             const uint32_t *target_flags, uint32_t distinct, uint32_t &left) {
   unsigned lane = threadIdx.x & 31;
@@ -124,15 +137,18 @@ __device__ bool refill_heap(warp_heap &h, const float *dist, uint32_t n, float d
     for (uint32_t base = 0; base < n && fit; base += 128) {
       float dv[4];
       load_step(dist, n, base, dv);
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
+      /* one push site (a rolled loop, the entry picked by selects): the
+       * solver's hot loop keeps its registers */
+#pragma unroll 1
+      for (int j = 0; j < 4 && fit; ++j) {
+        float x = j == 0 ? dv[0] : j == 1 ? dv[1] : j == 2 ? dv[2] : dv[3];
         uint32_t v = base + 32 * j + lane;
-        if (TARGETS && dv[j] < d && __ldg(&target_flags[v])) ++below;
-        fit = fit && h.push_bulk(dv[j] >= d && dv[j] < t, dv[j], v) && h.size() <= limit;
+        if (target_flags && x < d && __ldg(&target_flags[v])) ++below;
+        fit = h.push_bulk(x >= d && x < t, x, v) && h.size() <= limit;
       }
     }
     if (fit) {
-      if (TARGETS) {
+      if (target_flags) {
         for (int o = 16; o > 0; o >>= 1) below += __shfl_xor_sync(0xffffffffu, below, o);
         left = distinct - below;
       }
@@ -174,13 +190,12 @@ __device__ bool warp_dijkstra(const G &g, uint32_t n, uint32_t s, float *dist, c
   if (lane == 0) dist[s] = 0.0f;
   __syncwarp();
   h.clear();
-  h.push(0.0f, s);
   uint32_t left = distinct, used = 0;
-  float d, t = INFINITY; /* the phase's threshold: only keys below it are in the heap */
-  uint32_t u;
-  for (;;) {
+  float d = 0.0f, t = INFINITY; /* the phase's threshold: only keys below it are in the heap */
+  uint32_t u = s;
+  for (bool first = true;; first = false) {
     bool refill = false;
-    if (!h.pop(d, u)) {
+    if (!first && !h.pop(d, u)) { /* the source is expanded without a trip through the heap */
       if (t == INFINITY) break;
       d = t, t = INFINITY; /* the phase is over: everything below t is settled */
       refill = true;
@@ -200,9 +215,7 @@ __device__ bool warp_dijkstra(const G &g, uint32_t n, uint32_t s, float *dist, c
     if (!refill) continue;
     if (used++ == max_refills) return false;
     __syncwarp(); /* every lane's relaxation is in dist before the scan */
-    bool ok = target_flags ? refill_heap<true>(h, dist, n, d, t, target_flags, distinct, left)
-                           : refill_heap<false>(h, dist, n, d, t, target_flags, distinct, left);
-    if (!ok) return false;
+    if (!refill_heap(h, dist, n, d, t, target_flags, distinct, left)) return false;
     if (refills && lane == 0) atomicAdd(refills, 1u);
   }
   return true;

@@ -11,13 +11,13 @@
  * Where things live.
  *  - The root lives in registers (lane j holds root element j): top, pop and
  *    most pushes of a Dijkstra touch only it.
- *  - Nodes 1 .. capacity-1 live in the caller's global buffer (node 0's slot is
- *    unused), one 256-byte warp_heap_node each: a warp loads or stores a node
- *    with two coalesced 128-byte accesses.
- *  - Per node, a cached top (its smallest key) and the pair count of its
- *    subtree, in two caller-provided arrays of `capacity` entries: in shared
- *    memory for speed (the solver does this), or in global memory for a heap
- *    too large for shared memory (the solver's overflow fallback does this).
+ *  - Nodes 1 .. capacity-1 live in the caller's global buffer, one 256-byte
+ *    warp_heap_node each: a warp loads or stores a node with two coalesced
+ *    128-byte accesses. Node 0's slot is the insertion buffer (below).
+ *  - Per node, the sort word of its top (smallest key) and the pair count of
+ *    its subtree, in a caller-provided `meta` array of 2 * capacity words: in
+ *    shared memory for speed (the solver does this), or in global memory for
+ *    a heap too large for shared memory (the solver's overflow fallback).
  *
  * Operations (every lane of the warp calls each one, with warp-uniform
  * arguments unless stated).
@@ -26,17 +26,25 @@
  *    one warp-wide argmin over the 32 cached tops picks that child, whose own
  *    front moved up leaves a hole filled the same way, down one path to a node
  *    without non-empty children. Every node on the path stays sorted and full.
- *  - push: insert into a sorted node with one __ballot_sync (lanes <= key),
- *    one __clz for the position and one __shfl_up to open the slot. When the
- *    node was full its largest pair falls to the child whose subtree has the
- *    most free room (argmax over the 32 children's counts), and so on down.
- *    Choosing by free room means a push fails only when all capacity*32 slots
- *    are taken.
- *  - push_bulk (up to 32 pairs, one per lane): the batch is sorted with a warp
- *    bitonic sort and merged into the root with one bitonic merge (the 32
- *    smallest stay, the rest spill as one batch to a child with room for all
- *    of them, merged there the same way, and so on down): one node load and
- *    store per level for the whole batch instead of one per pair.
+ *  - push and push_bulk (up to 32 pairs, one per lane). While the root has
+ *    room for a few pairs (up to heap_insert_max) they are inserted into it:
+ *    one __ballot_sync (lanes <= key), one __clz for the position and one
+ *    __shfl_up to open the slot. Otherwise a few pairs go to the insertion
+ *    buffer (unsorted, up to 32 pairs, its smallest key kept in a register),
+ *    and a full buffer, or a bulk of more pairs, is sorted with a warp
+ *    bitonic sort and merged into the root with one bitonic merge: the 32
+ *    smallest stay, the rest spill as one batch to the child whose subtree
+ *    has the most free room (a warp max over the 32 children), merged there
+ *    the same way (a batch of a few pairs by insertions), and so on down. So
+ *    a Dijkstra's typical push of a few pairs, each larger than the whole
+ *    root, costs a few stores, and the tree is walked once per 32 of them.
+ *    Choosing by free room means a push fails only when all capacity*32
+ *    slots are taken. pop and top first merge the buffer into the tree when
+ *    it holds the minimum.
+ *  - Child choices are one __reduce_min_sync / __reduce_max_sync and a ballot
+ *    (sm_80 and later). The sort-and-merge path is one out-of-line function,
+ *    so that inlining it at every call site does not burden the callers'
+ *    loops with its registers.
  * This follows the published warp-per-source heap's shape (sorted 32-wide
  * nodes, cached tops, ballot/clz/shfl insertion, whole-node moves between
  * parent and child) with our own balancing rule (most free room).
@@ -66,44 +74,51 @@ struct warp_heap_node {
 namespace detail {
 constexpr unsigned heap_full_mask = 0xffffffffu;
 
-/* Keys as 64-bit sort words: an order-preserving map of the float's bits
- * (so integer compares order floats), and a pad word above every key for lanes
- * that hold no element. */
-__device__ __forceinline__ uint64_t heap_word(float k) {
+/* A batch of up to this many pairs enters a node by one insertion each
+ * (ballot, clz, shfl_up: ~25 instructions a pair); a larger one is sorted and
+ * merged with bitonic networks (~100 instructions to sort, ~80 a merge). */
+constexpr uint32_t heap_insert_max = 6;
+
+/* Keys as 32-bit sort words: an order-preserving map of the float's bits (so
+ * unsigned compares order floats). The all-ones word, a NaN's, pads the lanes
+ * that hold no element: it sorts above every key. */
+__device__ __forceinline__ uint32_t heap_word(float k) {
   uint32_t b = __float_as_uint(k);
-  return (uint64_t)((b & 0x80000000u) ? ~b : (b | 0x80000000u));
+  return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
 }
-__device__ __forceinline__ float heap_unword(uint64_t w) {
-  uint32_t b = (uint32_t)w;
-  return __uint_as_float((b & 0x80000000u) ? (b & 0x7fffffffu) : ~b);
+__device__ __forceinline__ float heap_unword(uint32_t w) {
+  return __uint_as_float((w & 0x80000000u) ? (w & 0x7fffffffu) : ~w);
 }
-constexpr uint64_t heap_pad = 1ull << 32;
+constexpr uint32_t heap_pad = 0xffffffffu;
 
 /* One compare-exchange stage of a warp bitonic network: lanes lane and
  * lane^stride swap so that the lower lane holds the smaller word when `up`. */
-__device__ __forceinline__ void heap_cmpx(uint64_t &w, uint32_t &v, int stride, bool up) {
-  uint64_t ow = __shfl_xor_sync(heap_full_mask, w, stride);
+__device__ __forceinline__ void heap_cmpx(uint32_t &w, uint32_t &v, int stride, bool up) {
+  uint32_t ow = __shfl_xor_sync(heap_full_mask, w, stride);
   uint32_t ov = __shfl_xor_sync(heap_full_mask, v, stride);
   bool lower = ((threadIdx.x & 31) & stride) == 0;
   bool take = (lower == up) ? (ow < w) : (ow > w);
   if (take) w = ow, v = ov;
 }
 /* Sort 32 words ascending across the warp. */
-__device__ __forceinline__ void heap_sort32(uint64_t &w, uint32_t &v) {
+__device__ __forceinline__ void heap_sort32(uint32_t &w, uint32_t &v) {
   unsigned lane = threadIdx.x & 31;
+#pragma unroll
   for (int size = 2; size <= 32; size <<= 1)
+#pragma unroll
     for (int stride = size >> 1; stride > 0; stride >>= 1) heap_cmpx(w, v, stride, (lane & size) == 0);
 }
 /* Sort a bitonic sequence of 32 words ascending. */
-__device__ __forceinline__ void heap_bitonic_merge32(uint64_t &w, uint32_t &v) {
+__device__ __forceinline__ void heap_bitonic_merge32(uint32_t &w, uint32_t &v) {
+#pragma unroll
   for (int stride = 16; stride > 0; stride >>= 1) heap_cmpx(w, v, stride, true);
 }
 /* Merge two sorted 32-lane sequences a and b: a becomes the 32 smallest, b the
  * 32 largest, both sorted (min/max against b reversed gives two bitonic
  * halves). */
-__device__ __forceinline__ void heap_merge(uint64_t &aw, uint32_t &av, uint64_t &bw, uint32_t &bv) {
+__device__ __forceinline__ void heap_merge(uint32_t &aw, uint32_t &av, uint32_t &bw, uint32_t &bv) {
   unsigned lane = threadIdx.x & 31;
-  uint64_t rw = __shfl_sync(heap_full_mask, bw, 31 - lane);
+  uint32_t rw = __shfl_sync(heap_full_mask, bw, 31 - lane);
   uint32_t rv = __shfl_sync(heap_full_mask, bv, 31 - lane);
   if (rw < aw) {
     bw = aw, bv = av;
@@ -125,53 +140,214 @@ __device__ __forceinline__ uint64_t heap_subtree_nodes(uint64_t i, uint64_t cap)
   }
   return s;
 }
+
+/* The nodes below the root and their meta: a small value type, so that the
+ * out-of-line merge (heap_merge_root) takes it in registers. */
+struct heap_tree {
+  warp_heap_node *nodes;
+  uint32_t *meta; /* per node: its top's sort word at [i], its subtree's pair count at [cap + i] */
+  uint32_t cap, lane;
+
+  __device__ uint32_t &top_word(uint32_t node) const { return meta[node]; }
+  __device__ uint32_t &count(uint32_t node) const { return meta[cap + node]; }
+
+  __device__ void load(uint32_t node, uint32_t fill, float &k, uint32_t &v) const {
+    if (lane < fill) k = nodes[node].key[lane], v = nodes[node].val[lane];
+    else k = 0.0f, v = 0;
+  }
+  __device__ void store(uint32_t node, uint32_t fill, float k, uint32_t v) const {
+    if (lane < fill) nodes[node].key[lane] = k, nodes[node].val[lane] = v;
+    if (lane == 0 && fill) top_word(node) = heap_word(k);
+  }
+
+  /* Insert (key, val) into the sorted node (k, v) of `fill` pairs. When the
+   * node was full, (key, val) becomes the pair that fell out (possibly the
+   * argument itself) and the return is true. */
+  __device__ bool insert(float &k, uint32_t &v, uint32_t fill, float &key, uint32_t &val) const {
+    unsigned le = __ballot_sync(heap_full_mask, lane < fill && k <= key);
+    uint32_t pos = 32 - __clz((int)le); /* le is a prefix of lanes: its length */
+    float uk = __shfl_up_sync(heap_full_mask, k, 1);
+    uint32_t uv = __shfl_up_sync(heap_full_mask, v, 1);
+    float lk = __shfl_sync(heap_full_mask, k, 31);
+    uint32_t lv = __shfl_sync(heap_full_mask, v, 31);
+    if (pos == 32) return true; /* full node, key >= all: key itself falls out */
+    if (lane == pos) k = key, v = val;
+    else if (lane > pos) k = uk, v = uv;
+    if (fill < 32) return false;
+    key = lk, val = lv;
+    return true;
+  }
+
+  /* Insert the pairs of the lanes in `from` (of bk/bv), in lane order, one
+   * at a time into the sorted node (k, v) of `fill` pairs. The pairs that
+   * fall out of the full node are returned in lanes 0.. of bk/bv, their
+   * number as the result; `fill` becomes the node's new fill. */
+  __device__ uint32_t insert_each(float &k, uint32_t &v, uint32_t &fill, unsigned from, float &bk,
+                                  uint32_t &bv) const {
+    uint32_t out = 0;
+    float fk = 0.0f;
+    uint32_t fv = 0;
+    for (; from; from &= from - 1) {
+      int l = __ffs(from) - 1;
+      float x = __shfl_sync(heap_full_mask, bk, l);
+      uint32_t y = __shfl_sync(heap_full_mask, bv, l);
+      if (insert(k, v, fill, x, y)) {
+        if (lane == out) fk = x, fv = y;
+        ++out;
+      } else {
+        ++fill;
+      }
+    }
+    bk = fk, bv = fv;
+    return out;
+  }
+
+  /* Index of this lane's child of `parent`, or 0 when past the capacity. */
+  __device__ uint32_t my_child(uint32_t parent) const {
+    uint64_t c = (uint64_t)parent * 32 + 1 + lane;
+    return c < cap ? (uint32_t)c : 0;
+  }
+
+  /* The child of `parent` with the smallest top (ties: lowest index); the
+   * parent must have a non-empty child. */
+  __device__ uint32_t min_child(uint32_t parent) const {
+    uint32_t c = my_child(parent);
+    uint32_t w = c && count(c) > 0 ? top_word(c) : heap_pad;
+    uint32_t best = __reduce_min_sync(heap_full_mask, w);
+    return parent * 32 + __ffs(__ballot_sync(heap_full_mask, w == best));
+  }
+
+  /* The child of `parent` with the most free pair slots in its subtree (ties:
+   * lowest index), and that number in *slots. */
+  __device__ uint32_t most_room_child(uint32_t parent, uint32_t &slots) const {
+    uint32_t c = my_child(parent), r = 0;
+    if (c) r = (uint32_t)heap_subtree_nodes(c, cap) * 32 - count(c);
+    slots = __reduce_max_sync(heap_full_mask, r);
+    return parent * 32 + __ffs(__ballot_sync(heap_full_mask, r == slots));
+  }
+
+  /* The batch (lanes 0..spill-1 of bk/bv, every key >= each key of the full
+   * node cur) goes down to the child with the most free room, is merged there
+   * (the node keeps the 32 smallest) and what falls out goes on down. ONE:
+   * the batch is a single pair, for which a child with room always exists;
+   * otherwise, when no child takes the whole batch (a nearly full heap), it
+   * goes down one pair at a time. A batch of more than heap_insert_max pairs
+   * is sorted (it comes from a bitonic merge). */
+  template <bool ONE>
+  __device__ void sink(uint32_t cur, uint32_t spill, float bk, uint32_t bv) const {
+    while (spill) {
+      uint32_t slots;
+      uint32_t c = most_room_child(cur, slots);
+      if constexpr (!ONE)
+        if (slots < spill) {
+          for (uint32_t i = 0; i < spill; ++i)
+            sink<true>(cur, 1, __shfl_sync(heap_full_mask, bk, i), __shfl_sync(heap_full_mask, bv, i));
+          return;
+        }
+      uint32_t cold = count(c), cf = cold < 32 ? cold : 32;
+      float ck;
+      uint32_t cv;
+      load(c, cf, ck, cv);
+      uint32_t next;
+      if (ONE || spill <= heap_insert_max) {
+        next = insert_each(ck, cv, cf, (1u << spill) - 1, bk, bv);
+      } else {
+        uint32_t aw = lane < cf ? heap_word(ck) : heap_pad, av = cv;
+        uint32_t bw = lane < spill ? heap_word(bk) : heap_pad;
+        heap_merge(aw, av, bw, bv);
+        next = cf + spill > 32 ? cf + spill - 32 : 0;
+        cf = cf + spill < 32 ? cf + spill : 32;
+        ck = heap_unword(aw), cv = av, bk = heap_unword(bw);
+      }
+      store(c, cf, ck, cv);
+      __syncwarp();
+      if (lane == 0) count(c) = cold + spill;
+      __syncwarp();
+      spill = next;
+      cur = c;
+    }
+  }
+};
+
+/* The root (in registers) and the tree's pair count. */
+struct heap_root {
+  float k;    /* this lane's root element */
+  uint32_t v;
+  uint32_t size;
+};
+
+/* Merge a sorted batch of k pairs (words bw, payloads bv; pads above) into
+ * the root; what falls out sinks. Out of line: it is the heavy, rarer path
+ * (one per 32 small pushes, or per bulk push), and inlined at every push and
+ * pop site its registers and code would weigh on the callers' hot loops. */
+__device__ __noinline__ inline heap_root heap_merge_root(heap_tree t, heap_root r, uint32_t bw, uint32_t bv,
+                                                         uint32_t k) {
+  heap_sort32(bw, bv);
+  uint32_t f = r.size < 32 ? r.size : 32;
+  r.size += k;
+  uint32_t aw = t.lane < f ? heap_word(r.k) : heap_pad;
+  heap_merge(aw, r.v, bw, bv);
+  r.k = heap_unword(aw);
+  uint32_t spill = f + k > 32 ? f + k - 32 : 0;
+  if (spill) t.sink<false>(0, spill, heap_unword(bw), bv);
+  return r;
+}
 }  // namespace detail
 
 class warp_heap {
  public:
   /* Bind the heap to its storage and empty it. nodes: `capacity` nodes of
-   * global memory (slot 0 unused); tops, counts: `capacity` entries each
-   * (shared or global memory), private to this warp. */
-  __device__ void init(warp_heap_node *nodes, float *tops, uint32_t *counts, uint32_t capacity) {
-    nodes_ = nodes, tops_ = tops, counts_ = counts, cap_ = capacity;
-    lane_ = threadIdx.x & 31;
+   * global memory (slot 0 holds the insertion buffer); meta: 2 * capacity
+   * words (shared or global memory). Both private to this warp. */
+  __device__ void init(warp_heap_node *nodes, uint32_t *meta, uint32_t capacity) {
+    t_.nodes = nodes, t_.meta = meta, t_.cap = capacity;
+    t_.lane = threadIdx.x & 31;
     clear();
   }
 
   /* Empty the heap (and forget an overflow); O(capacity / 32) per lane. */
   __device__ void clear() {
-    size_ = 0, overflowed_ = false;
-    rk_ = 0.0f, rv_ = 0;
+    r_.size = 0, buf_ = 0, buf_min_ = detail::heap_pad, overflowed_ = false;
+    r_.k = 0.0f, r_.v = 0;
     __syncwarp();
-    for (uint32_t i = lane_; i < cap_; i += 32) counts_[i] = 0;
+    for (uint32_t i = t_.lane; i < t_.cap; i += 32) t_.count(i) = 0;
     __syncwarp();
   }
 
-  __device__ uint32_t size() const { return size_; }
-  __device__ bool empty() const { return size_ == 0; }
+  __device__ uint32_t size() const { return r_.size + buf_; }
+  __device__ bool empty() const { return size() == 0; }
   __device__ bool overflowed() const { return overflowed_; }
-  __device__ uint64_t capacity_pairs() const { return (uint64_t)cap_ * 32; }
-  /* The minimum key and its payload; the heap must not be empty. */
-  __device__ float top_key() const { return __shfl_sync(detail::heap_full_mask, rk_, 0); }
-  __device__ uint32_t top_value() const { return __shfl_sync(detail::heap_full_mask, rv_, 0); }
+  __device__ uint64_t capacity_pairs() const { return (uint64_t)t_.cap * 32; }
+  /* The minimum key and its payload; the heap must not be empty. (Not
+   * const: when the minimum waits in the insertion buffer, the buffer is
+   * merged into the tree first.) */
+  __device__ float top_key() {
+    settle_buffer();
+    return __shfl_sync(detail::heap_full_mask, r_.k, 0);
+  }
+  __device__ uint32_t top_value() {
+    settle_buffer();
+    return __shfl_sync(detail::heap_full_mask, r_.v, 0);
+  }
 
   /* Remove the minimum into key/val; false when empty. */
   __device__ bool pop(float &key, uint32_t &val) {
-    if (size_ == 0) return false;
-    key = top_key(), val = top_value();
-    uint32_t old = size_--;
-    float k = shift_out(rk_);
-    uint32_t v = shift_out(rv_);
+    if (empty()) return false;
+    settle_buffer();
+    key = __shfl_sync(detail::heap_full_mask, r_.k, 0), val = __shfl_sync(detail::heap_full_mask, r_.v, 0);
+    uint32_t old = r_.size--;
+    float k = shift_out(r_.k);
+    uint32_t v = shift_out(r_.v);
     uint32_t cur = 0;
     for (;;) {
       if (old <= 32) break; /* no non-empty child: the node just shrinks */
-      uint32_t c = min_child(cur);
+      uint32_t c = t_.min_child(cur);
       float ck;
-      uint32_t cv, cold = counts_[c];
-      load(c, cold < 32 ? cold : 32, ck, cv);
+      uint32_t cv, cold = t_.count(c);
+      t_.load(c, cold < 32 ? cold : 32, ck, cv);
       float hk = __shfl_sync(detail::heap_full_mask, ck, 0);
       uint32_t hv = __shfl_sync(detail::heap_full_mask, cv, 0);
-      if (lane_ == 31) k = hk, v = hv;
+      if (t_.lane == 31) k = hk, v = hv;
       finish(cur, old - 1, k, v);
       __syncwarp();
       k = shift_out(ck), v = shift_out(cv);
@@ -183,21 +359,7 @@ class warp_heap {
   }
 
   /* Insert one pair (key, val are warp-uniform). False on overflow. */
-  __device__ bool push(float key, uint32_t val) {
-    if (key == 0.0f) key = 0.0f; /* -0 to +0: the sort words order them apart */
-    if ((uint64_t)size_ >= capacity_pairs()) {
-      overflowed_ = true;
-      return false;
-    }
-    uint32_t old = size_++;
-    if (old < 32) {
-      insert(rk_, rv_, old, key, val);
-      return true;
-    }
-    if (!insert(rk_, rv_, 32, key, val)) return true; /* pushed into the root, its max fell out */
-    push_below(0, key, val);
-    return true;
-  }
+  __device__ bool push(float key, uint32_t val) { return push_bulk(t_.lane == 0, key, val); }
 
   /* Insert the pairs of the lanes with `valid` set (per-lane arguments).
    * False on overflow (see the header comment for what was pushed). */
@@ -206,159 +368,75 @@ class warp_heap {
     uint32_t k = __popc(mask);
     if (k == 0) return true;
     if (key == 0.0f) key = 0.0f; /* -0 to +0: the sort words order them apart */
-    if (k == 1 || (uint64_t)size_ + k > capacity_pairs()) return push_each(mask, key, val);
-    uint64_t bw = valid ? detail::heap_word(key) : detail::heap_pad;
-    uint32_t bv = val;
-    detail::heap_sort32(bw, bv);
-    uint32_t old = size_;
-    size_ += k;
-    uint32_t f = old < 32 ? old : 32;
-    uint64_t aw = lane_ < f ? detail::heap_word(rk_) : detail::heap_pad;
-    uint32_t av = rv_;
-    detail::heap_merge(aw, av, bw, bv);
-    rk_ = detail::heap_unword(aw), rv_ = av;
-    uint32_t spill = f + k > 32 ? f + k - 32 : 0;
-    uint32_t cur = 0;
-    while (spill) {
-      uint32_t c = most_room_child(cur);
-      uint32_t cold = counts_[c];
-      if (room(c, cold) < spill) {
-        /* no single child takes the whole batch: spread it pair by pair */
-        for (uint32_t i = 0; i < spill; ++i)
-          push_below(cur, detail::heap_unword(__shfl_sync(detail::heap_full_mask, bw, i)),
-                     __shfl_sync(detail::heap_full_mask, bv, i));
-        break;
-      }
-      uint32_t cf = cold < 32 ? cold : 32;
-      float ck;
-      uint32_t cv;
-      load(c, cf, ck, cv);
-      aw = lane_ < cf ? detail::heap_word(ck) : detail::heap_pad, av = cv;
-      detail::heap_merge(aw, av, bw, bv);
-      uint32_t nf = cf + spill < 32 ? cf + spill : 32;
-      store(c, nf, detail::heap_unword(aw), av);
-      __syncwarp();
-      if (lane_ == 0) counts_[c] = cold + spill;
-      __syncwarp();
-      spill = cf + spill > 32 ? cf + spill - 32 : 0;
-      cur = c;
+    bool fits = (uint64_t)size() + k <= capacity_pairs();
+    if (!fits) { /* the lowest lanes that fit go in, as if pushed one by one in lane order */
+      overflowed_ = true;
+      k = (uint32_t)(capacity_pairs() - size());
+      while ((uint32_t)__popc(mask) > k) mask &= ~(0x80000000u >> __clz((int)mask));
+      if (k == 0) return false;
     }
-    return true;
+    bool mine = (mask >> t_.lane) & 1u;
+    uint32_t bw = mine ? detail::heap_word(key) : detail::heap_pad, bv = val;
+    if (k <= detail::heap_insert_max) {
+      if (r_.size + k <= 32) { /* the root takes them all */
+        uint32_t f = r_.size;
+        r_.size += k;
+        t_.insert_each(r_.k, r_.v, f, mask, key, val);
+        return fits;
+      }
+      /* The root would spill: into the buffer. When the buffer has no room
+       * for them, its pairs are taken out as the batch to merge (below). */
+      uint32_t at = buf_ + __popc(mask & ((1u << t_.lane) - 1u)), full = buf_ + k > 32 ? buf_ : 0;
+      if (full) {
+        __syncwarp(); /* the lanes' buffer stores are visible to the warp */
+        bw = t_.lane < full ? detail::heap_word(t_.nodes[0].key[t_.lane]) : detail::heap_pad;
+        bv = t_.lane < full ? t_.nodes[0].val[t_.lane] : 0u;
+        __syncwarp(); /* read before the buffer is refilled */
+        at -= full, buf_ = 0, buf_min_ = detail::heap_pad;
+      }
+      if (mine) t_.nodes[0].key[at] = key, t_.nodes[0].val[at] = val;
+      uint32_t m = __reduce_min_sync(detail::heap_full_mask, mine ? detail::heap_word(key) : detail::heap_pad);
+      buf_min_ = m < buf_min_ ? m : buf_min_;
+      buf_ += k;
+      if (!full) return fits;
+      k = full;
+    }
+    r_ = detail::heap_merge_root(t_, r_, bw, bv, k);
+    return fits;
   }
 
  private:
-  warp_heap_node *nodes_;
-  float *tops_;
-  uint32_t *counts_;
-  uint32_t cap_, size_, lane_;
+  detail::heap_tree t_;
+  detail::heap_root r_;    /* the root and the tree's pair count */
+  uint32_t buf_, buf_min_; /* pairs in the insertion buffer (node 0's slot), their smallest word */
   bool overflowed_;
-  float rk_;    /* root element of this lane */
-  uint32_t rv_;
 
   template <class T>
   __device__ T shift_out(T x) const { return __shfl_down_sync(detail::heap_full_mask, x, 1); }
 
-  __device__ void load(uint32_t node, uint32_t fill, float &k, uint32_t &v) const {
-    if (lane_ < fill) k = nodes_[node].key[lane_], v = nodes_[node].val[lane_];
-    else k = 0.0f, v = 0;
-  }
-  __device__ void store(uint32_t node, uint32_t fill, float k, uint32_t v) {
-    if (lane_ < fill) nodes_[node].key[lane_] = k, nodes_[node].val[lane_] = v;
-    if (lane_ == 0 && fill) tops_[node] = k;
-  }
-  /* Write back node cur (the root stays in registers) with `count` pairs left in
-   * its subtree. */
-  __device__ void finish(uint32_t cur, uint32_t count, float k, uint32_t v) {
+  /* Write back node cur (the root stays in registers) with `pairs` pairs left
+   * in its subtree. */
+  __device__ void finish(uint32_t cur, uint32_t pairs, float k, uint32_t v) {
     if (cur == 0) {
-      rk_ = k, rv_ = v;
+      r_.k = k, r_.v = v;
       return;
     }
-    store(cur, count < 32 ? count : 32, k, v);
-    if (lane_ == 0) counts_[cur] = count;
+    t_.store(cur, pairs < 32 ? pairs : 32, k, v);
+    if (t_.lane == 0) t_.count(cur) = pairs;
   }
 
-  /* Insert (key, val) into the sorted node (k, v) of `fill` pairs. When the
-   * node was full, (key, val) becomes the pair that fell out (possibly the
-   * argument itself) and the return is true. */
-  __device__ bool insert(float &k, uint32_t &v, uint32_t fill, float &key, uint32_t &val) const {
-    unsigned le = __ballot_sync(detail::heap_full_mask, lane_ < fill && k <= key);
-    uint32_t pos = 32 - __clz((int)le); /* le is a prefix of lanes: its length */
-    float uk = __shfl_up_sync(detail::heap_full_mask, k, 1);
-    uint32_t uv = __shfl_up_sync(detail::heap_full_mask, v, 1);
-    float lk = __shfl_sync(detail::heap_full_mask, k, 31);
-    uint32_t lv = __shfl_sync(detail::heap_full_mask, v, 31);
-    if (pos == 32) return true; /* full node, key >= all: key itself falls out */
-    if (lane_ == pos) k = key, v = val;
-    else if (lane_ > pos) k = uk, v = uv;
-    if (fill < 32) return false;
-    key = lk, val = lv;
-    return true;
-  }
-
-  /* Push (key, val) into the subtree below the full node `cur`, whose count
-   * already includes it; key >= every key of cur. */
-  __device__ void push_below(uint32_t cur, float key, uint32_t val) {
-    for (;;) {
-      uint32_t c = most_room_child(cur);
-      uint32_t cold = counts_[c];
-      uint32_t cf = cold < 32 ? cold : 32;
-      float ck;
-      uint32_t cv;
-      load(c, cf, ck, cv);
-      bool fell = insert(ck, cv, cf, key, val);
-      store(c, cf < 32 ? cf + 1 : 32, ck, cv);
-      __syncwarp();
-      if (lane_ == 0) counts_[c] = cold + 1;
-      __syncwarp();
-      if (!fell) return;
-      cur = c;
-    }
-  }
-
-  __device__ bool push_each(unsigned mask, float key, uint32_t val) {
-    while (mask) {
-      int l = __ffs(mask) - 1;
-      mask &= mask - 1;
-      if (!push(__shfl_sync(detail::heap_full_mask, key, l), __shfl_sync(detail::heap_full_mask, val, l)))
-        return false;
-    }
-    return true;
-  }
-
-  __device__ uint32_t room(uint32_t node, uint32_t count) const {
-    return (uint32_t)(detail::heap_subtree_nodes(node, cap_) * 32 - count);
-  }
-
-  /* Index of this lane's child of `parent`, or 0 when past the capacity. */
-  __device__ uint32_t my_child(uint32_t parent) const {
-    uint64_t c = (uint64_t)parent * 32 + 1 + lane_;
-    return c < cap_ ? (uint32_t)c : 0;
-  }
-
-  /* The child of `parent` with the smallest top (ties: lowest index); the
-   * parent must have a non-empty child. */
-  __device__ uint32_t min_child(uint32_t parent) const {
-    uint32_t c = my_child(parent);
-    bool ok = c && counts_[c] > 0;
-    uint64_t w = ok ? detail::heap_word(tops_[c]) : detail::heap_pad;
-    uint64_t best = (w << 5) | lane_; /* key word, then lane: unique */
-    for (int s = 16; s > 0; s >>= 1) {
-      uint64_t o = __shfl_xor_sync(detail::heap_full_mask, best, s);
-      best = o < best ? o : best;
-    }
-    return parent * 32 + 1 + (uint32_t)(best & 31);
-  }
-
-  /* The child of `parent` with the most free room (ties: lowest index). */
-  __device__ uint32_t most_room_child(uint32_t parent) const {
-    uint32_t c = my_child(parent);
-    uint64_t r = c ? room(c, counts_[c]) : 0;
-    uint64_t best = (r << 5) | (31 - lane_);
-    for (int s = 16; s > 0; s >>= 1) {
-      uint64_t o = __shfl_xor_sync(detail::heap_full_mask, best, s);
-      best = o > best ? o : best;
-    }
-    return parent * 32 + 1 + (31 - (uint32_t)(best & 31));
+  /* When the buffer holds the minimum (or the tree is empty), merge it into
+   * the tree, so that the minimum is lane 0 of the root. */
+  __device__ void settle_buffer() {
+    if (buf_ == 0) return;
+    if (r_.size && buf_min_ >= detail::heap_word(__shfl_sync(detail::heap_full_mask, r_.k, 0))) return;
+    __syncwarp(); /* the lanes' buffer stores are visible to the warp */
+    uint32_t bw = t_.lane < buf_ ? detail::heap_word(t_.nodes[0].key[t_.lane]) : detail::heap_pad;
+    uint32_t bv = t_.lane < buf_ ? t_.nodes[0].val[t_.lane] : 0u;
+    __syncwarp();
+    uint32_t k = buf_;
+    buf_ = 0, buf_min_ = detail::heap_pad;
+    r_ = detail::heap_merge_root(t_, r_, bw, bv, k);
   }
 };
 
