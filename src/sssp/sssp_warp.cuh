@@ -193,9 +193,9 @@ __device__ bool warp_dijkstra(const G &g, uint32_t n, uint32_t s, float *dist, c
   uint32_t left = distinct, used = 0;
   float d = 0.0f, t = INFINITY; /* the phase's threshold: only keys below it are in the heap */
   uint32_t u = s;
-  for (bool first = true;; first = false) {
+  for (bool first = true;; first = false) { /* the source is expanded without a trip through the heap */
     bool refill = false;
-    if (!first && !h.pop(d, u)) { /* the source is expanded without a trip through the heap */
+    if (!first && !h.pop(d, u)) {
       if (t == INFINITY) break;
       d = t, t = INFINITY; /* the phase is over: everything below t is settled */
       refill = true;
