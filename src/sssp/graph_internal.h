@@ -73,13 +73,12 @@ GCOL_HD static inline float gcol_grid_weight(float cu, float cv, float step) {
  * solver splits a voxel index into x, y, z twice per expanded vertex, where
  * a hardware-less 32-bit division costs some twenty instructions. */
 typedef struct {
-  uint32_t d, mul, shift1, shift2;
+  uint32_t mul, shift1, shift2;
 } gcol_divider_t;
 GCOL_HD static inline gcol_divider_t gcol_divider(uint32_t d) {
   uint32_t l = 0; /* ceil(log2 d) */
   while (l < 32 && ((uint64_t)1 << l) < d) ++l;
   gcol_divider_t r;
-  r.d = d;
   r.mul = (uint32_t)((((uint64_t)1 << 32) * (((uint64_t)1 << l) - d)) / d + 1);
   r.shift1 = l < 1 ? l : 1;
   r.shift2 = l > 1 ? l - 1 : 0;

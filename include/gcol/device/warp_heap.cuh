@@ -387,13 +387,7 @@ class warp_heap {
       /* The root would spill: into the buffer. When the buffer has no room
        * for them, its pairs are taken out as the batch to merge (below). */
       uint32_t at = buf_ + __popc(mask & ((1u << t_.lane) - 1u)), full = buf_ + k > 32 ? buf_ : 0;
-      if (full) {
-        __syncwarp(); /* the lanes' buffer stores are visible to the warp */
-        bw = t_.lane < full ? detail::heap_word(t_.nodes[0].key[t_.lane]) : detail::heap_pad;
-        bv = t_.lane < full ? t_.nodes[0].val[t_.lane] : 0u;
-        __syncwarp(); /* read before the buffer is refilled */
-        at -= full, buf_ = 0, buf_min_ = detail::heap_pad;
-      }
+      if (full) at -= take_buffer(bw, bv);
       if (mine) t_.nodes[0].key[at] = key, t_.nodes[0].val[at] = val;
       uint32_t m = __reduce_min_sync(detail::heap_full_mask, mine ? detail::heap_word(key) : detail::heap_pad);
       buf_min_ = m < buf_min_ ? m : buf_min_;
@@ -425,17 +419,24 @@ class warp_heap {
     if (t_.lane == 0) t_.count(cur) = pairs;
   }
 
+  /* Empty the insertion buffer into a batch to merge: sort words and payloads
+   * in lanes 0.., pads above. Returns the number of pairs. */
+  __device__ uint32_t take_buffer(uint32_t &bw, uint32_t &bv) {
+    __syncwarp(); /* the lanes' buffer stores are visible to the warp */
+    bw = t_.lane < buf_ ? detail::heap_word(t_.nodes[0].key[t_.lane]) : detail::heap_pad;
+    bv = t_.lane < buf_ ? t_.nodes[0].val[t_.lane] : 0u;
+    __syncwarp(); /* read before the buffer is refilled */
+    uint32_t k = buf_;
+    buf_ = 0, buf_min_ = detail::heap_pad;
+    return k;
+  }
+
   /* When the buffer holds the minimum (or the tree is empty), merge it into
    * the tree, so that the minimum is lane 0 of the root. */
   __device__ void settle_buffer() {
     if (buf_ == 0) return;
     if (r_.size && buf_min_ >= detail::heap_word(__shfl_sync(detail::heap_full_mask, r_.k, 0))) return;
-    __syncwarp(); /* the lanes' buffer stores are visible to the warp */
-    uint32_t bw = t_.lane < buf_ ? detail::heap_word(t_.nodes[0].key[t_.lane]) : detail::heap_pad;
-    uint32_t bv = t_.lane < buf_ ? t_.nodes[0].val[t_.lane] : 0u;
-    __syncwarp();
-    uint32_t k = buf_;
-    buf_ = 0, buf_min_ = detail::heap_pad;
+    uint32_t bw, bv, k = take_buffer(bw, bv);
     r_ = detail::heap_merge_root(t_, r_, bw, bv, k);
   }
 };
