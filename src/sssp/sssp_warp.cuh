@@ -85,8 +85,9 @@ struct grid_view {
  * keeps only the ones below a threshold T in the heap: relaxations to T or
  * more update dist but are not pushed, and when the heap runs dry every
  * vertex below T is settled (a path into a vertex below T only passes through
- * vertices below T), so the next phase refills from d = T. The heap stays in
- * shared memory for the whole source; the price is a scan of dist per refill.
+ * vertices below T), so the next phase refills from d = T. The source keeps
+ * its primary heap (meta in shared memory) throughout; the price is a scan of
+ * dist per refill.
  *
  * refill_heap rebuilds the heap with the vertices in [d, T). When they would
  * fill more than 3/4 of the heap it lowers T: first to where a uniform spread
