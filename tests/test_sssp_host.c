@@ -216,6 +216,8 @@ TEST(heap_replay_rejects_nan_and_bad_ops_on_host) {
   ops[0].op = GCOL_HEAP_OP_PUSH;
   CHECK_STATUS(gcol_detail_heap_replay(ops, 3, 0, 0, 1, res), GCOL_ERROR_INVALID_ARGUMENT);
   CHECK_STATUS(gcol_detail_heap_replay(ops, 3, 7000, 1, 1, res), GCOL_ERROR_INVALID_ARGUMENT);
+  /* a subtree's pair count shares its meta word with the ring head: 2^22 - 1 nodes at most */
+  CHECK_STATUS(gcol_detail_heap_replay(ops, 3, 1u << 22, 0, 1, res), GCOL_ERROR_INVALID_ARGUMENT);
   CHECK_STATUS(gcol_detail_heap_replay(ops, 3, 4, 0, 0, res), GCOL_ERROR_INVALID_ARGUMENT);
   return TEST_PASS;
 }

@@ -408,15 +408,17 @@ void gcol_graph_destroy(gcol_graph_t *g);
  * With d_targets, a source's search stops once every target is settled.
  * Asynchronous: nothing synchronizes the host. Device scratch comes from
  * cudaMallocAsync on s and is freed on s: per concurrently running warp a
- * heap of 1,057 nodes (270 KB) and, with d_targets, a distance array of
- * 4 bytes per vertex; warps are limited to what half the free memory holds.
- * A heap that fills up (up to 33,824 pending pairs) is rebuilt from the
- * distances; a frontier larger than it is worked in threshold phases (the
- * heap keeps the keys below a threshold and is refilled when it runs dry).
- * A source with more equal pending keys than the heap holds, or needing more
- * than max(64, 8 * arcs / vertices) refills, is solved again, after the
- * others, with a heap in global memory sized for every arc of the graph (so
- * it cannot fill up): slower, never wrong.
+ * heap of up to 1,057 nodes (270 KB; fewer when many warps share an SM, e.g.
+ * 576 at 32 warps per SM on an H100) and, with d_targets, a distance array
+ * of 4 bytes per vertex; warps are limited to what half the free memory
+ * holds. A heap that fills up (up to 33,824 pending pairs) is rebuilt from
+ * the distances; a frontier larger than it is worked in threshold phases
+ * (the heap keeps the keys below a threshold and is refilled when it runs
+ * dry). A source with more equal pending keys than the heap holds, or
+ * needing more than max(64, 8 * arcs / vertices) refills, is solved again,
+ * after the others, with a heap in global memory sized for every arc of the
+ * graph (up to about 134M pairs, which it cannot outgrow below that many
+ * arcs): slower, never wrong.
  * Errors: GCOL_ERROR_INVALID_ARGUMENT (NULL g, NULL pointers with work to do,
  * d_targets NULL with num_targets != vertex count, a table too large for
  * size_t); GCOL_ERROR_OUT_OF_MEMORY when not even one warp's scratch fits. */

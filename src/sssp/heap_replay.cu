@@ -12,7 +12,7 @@ using gcol::warp_heap_node;
 
 namespace {
 
-constexpr uint32_t MAX_NODES = 1u << 26;
+constexpr uint32_t MAX_NODES = gcol::detail::heap_max_nodes;
 constexpr uint32_t MAX_SHARED_NODES = 6144; /* 48 KB of tops and counts, one warp per block */
 
 /* One warp per block; warp b replays every op on its own heap. */

@@ -5,8 +5,10 @@
  * the heap holds) or that needs more refills than max_refills is queued; a
  * second kernel solves the queue with heaps in global memory sized for every
  * arc, which cannot overflow (lazy Dijkstra pushes at most once per arc, plus
- * the source). Both kernels are always enqueued: the fallback reads the queue
- * length on the device, so the host never waits. */
+ * the source) for graphs below about 134M arcs, the heap's limit (past it
+ * the fallback works in threshold phases too). Both kernels are always
+ * enqueued: the fallback reads the queue length on the device, so the host
+ * never waits. */
 #include <stdlib.h>
 
 #include "core/common.h"
@@ -24,7 +26,7 @@ gcol_detail_sssp_hooks_t gcol_detail_sssp_hooks = {0, NULL, NULL};
 namespace {
 
 constexpr int WARPS_PER_BLOCK = 4; /* 4 x 8.3 KB of heap meta per block at 1,057 nodes */
-constexpr uint32_t MAX_HEAP_NODES = 1u << 26;
+constexpr uint32_t MAX_HEAP_NODES = gcol::detail::heap_max_nodes;
 
 /* Per-call device state. */
 struct sssp_job {
@@ -82,21 +84,26 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32, 8) sssp_kernel(G g, sssp
     if (k >= total) break;
     uint32_t i = fallback ? job.queue[k] : k;
     uint32_t s = job.sources[i];
-    float *row = job.out + (size_t)i * job.row;
     if (s >= job.n) {
-      fill_row(row, job.row, NAN, lane);
+      fill_row(job.out + (size_t)i * job.row, job.row, NAN, lane);
       continue;
     }
-    float *dist = job.targets ? scratch : row;
+    /* One opaque pointer for the search (row is recomputed after it): left
+     * as a select between scratch and row, the compiler spilled both and
+     * selected at every relaxation (four local loads per settle). */
+    float *dist = job.targets ? scratch : job.out + (size_t)i * job.row;
+    asm("" : "+l"(dist));
     if (!gcol::detail::warp_dijkstra(g, job.n, s, dist, job.target_flags, distinct, job.max_refills, h,
                                      job.refills)) {
+      float *row = job.out + (size_t)i * job.row;
       if (!fallback) {
         if (lane == 0) job.queue[atomicAdd(job.queue_len, 1u)] = i;
       } else {
-        fill_row(row, job.row, NAN, lane); /* cannot happen: sized for every arc */
+        fill_row(row, job.row, NAN, lane); /* sized for every arc: only past the heap's limit */
       }
       continue;
     }
+    float *row = job.out + (size_t)i * job.row;
     if (job.targets)
       for (size_t j = lane; j < job.row; j += 32) {
         uint32_t t = job.targets[j];
@@ -145,9 +152,14 @@ void lay_out(carve &c, const gcol_graph *g, const plan &p, bool targets, size_t 
 
 /* Primary heap size: the largest (up to GCOL_SSSP_HEAP_NODES) whose shared
  * meta (8 bytes a node) still lets every SM hold the warps that the sources
- * need, up to 32 per SM (the kernel's 64 registers allow 32). The solver is
- * latency-bound, so resident warps matter more than heap room: an overflow
- * costs one refill from the distances (sssp_warp.cuh), not a restart. */
+ * need, up to 32 per SM (the kernel's 64 registers allow 32), within 2/3 of
+ * the SM's shared memory. The solver is latency-bound, so resident warps
+ * matter more than heap room: an overflow costs one refill from the
+ * distances (sssp_warp.cuh), not a restart. The last third stays L1, where
+ * the kernel's register spills and the grid's costs are cached: on an H100
+ * at 32 warps per SM, 880 nodes (225 KB of meta, 28 KB of L1) took 1.55 s
+ * for 4,096 voxel sources and 550 nodes (141 KB) 1.48 s despite 12 refills
+ * per source; 420 nodes 1.57 s (bench/RESULTS.md). */
 gcol_status_t primary_heap_nodes(uint32_t *cap, int *carveout, size_t num_sources, int num_sms) {
   int dev = 0, smem_sm = 0, reserved = 0;
   GCOL_CUDA_TRY(cudaGetDevice(&dev));
@@ -157,7 +169,7 @@ gcol_status_t primary_heap_nodes(uint32_t *cap, int *carveout, size_t num_source
   warps = (warps + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK * WARPS_PER_BLOCK;
   if (warps > 32) warps = 32;
   size_t blocks = warps / WARPS_PER_BLOCK;
-  size_t per_block = (size_t)smem_sm / blocks - (size_t)reserved;
+  size_t per_block = (size_t)smem_sm * 2 / 3 / blocks - (size_t)reserved;
   size_t nodes = per_block / (WARPS_PER_BLOCK * 2 * sizeof(uint32_t));
   if (nodes > GCOL_SSSP_HEAP_NODES) nodes = GCOL_SSSP_HEAP_NODES;
   if (nodes < 33) nodes = 33; /* root and its children at least */
@@ -245,7 +257,7 @@ gcol_status_t solve(const gcol_graph *g, G view, const uint32_t *d_sources, size
   if (e == cudaSuccess && may_overflow) {
     sssp_job fjob = job;
     fjob.next = job.next + 3;
-    fjob.max_refills = UINT32_MAX; /* its heaps cannot overflow */
+    fjob.max_refills = UINT32_MAX; /* its heaps hold every arc (below the heap's limit) */
     sssp_kernel<G><<<(unsigned)fb_blocks, WARPS_PER_BLOCK * 32, 0, s>>>(view, fjob, fb, true);
     e = cudaGetLastError();
   }

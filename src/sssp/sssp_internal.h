@@ -32,7 +32,7 @@ typedef struct {
  * (meta_in_shared: tops and counts in shared memory, else in global memory)
  * and write num_warps x n results, warp-major. Synchronous (cudaMalloc, copies).
  * GCOL_ERROR_INVALID_ARGUMENT: a NaN push key, a bad bulk count, cap_nodes
- * outside 1..2^26 (1..6144 with meta_in_shared), num_warps < 1. */
+ * outside 1..2^22-1 (1..6144 with meta_in_shared), num_warps < 1. */
 gcol_status_t gcol_detail_heap_replay(const gcol_heap_op_t *h_ops, size_t n, uint32_t cap_nodes,
                                       int meta_in_shared, int num_warps, gcol_heap_result_t *h_results);
 

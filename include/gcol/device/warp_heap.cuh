@@ -12,20 +12,32 @@
  *  - The root lives in registers (lane j holds root element j): top, pop and
  *    most pushes of a Dijkstra touch only it.
  *  - Nodes 1 .. capacity-1 live in the caller's global buffer, one 256-byte
- *    warp_heap_node each: a warp loads or stores a node with two coalesced
- *    128-byte accesses. Node 0's slot is the insertion buffer (below).
- *  - Per node, the sort word of its top (smallest key) and the pair count of
- *    its subtree, in a caller-provided `meta` array of 2 * capacity words: in
- *    shared memory for speed (the solver does this), or in global memory for
- *    a heap too large for shared memory (the solver's overflow fallback).
+ *    warp_heap_node each, as a ring: a node's pairs are sorted ascending from
+ *    its head slot onwards (slot (head + j) % 32 holds its j-th smallest), so
+ *    that taking its smallest pair moves the head instead of the other 31.
+ *    A warp loads or stores a whole node with two coalesced 128-byte
+ *    accesses (and writes it back from slot 0). Node 0's slot is the
+ *    insertion buffer (below).
+ *  - Per node, the sort word of its top (smallest key) and one word holding
+ *    the pair count of its subtree (low 27 bits) and its head slot (high 5),
+ *    in a caller-provided `meta` array of 2 * capacity words: in shared
+ *    memory for speed (the solver does this), or in global memory for a heap
+ *    too large for shared memory (the solver's overflow fallback).
  *
  * Operations (every lane of the warp calls each one, with warp-uniform
  * arguments unless stated).
  *  - pop: take lane 0 of the root, shift the root left by one lane (one
  *    __shfl_down), and refill its last lane with the minimum of its children:
- *    one warp-wide argmin over the 32 cached tops picks that child, whose own
- *    front moved up leaves a hole filled the same way, down one path to a node
- *    without non-empty children. Every node on the path stays sorted and full.
+ *    one warp-wide argmin over the 32 cached tops picks that child, whose
+ *    head pair moves up (its payload is loaded, its key is the cached
+ *    top) and whose head advances. The slot it leaves is the child's
+ *    largest position, so the pair that comes up from the child's own
+ *    children fills it in sorted order, and so on down one path to a node
+ *    without non-empty children. Every node on the path stays sorted and
+ *    full; the path is chosen from the meta alone (shared memory), and each
+ *    level costs two 4-byte loads, one 8-byte store and the meta update
+ *    (moving whole nodes instead was 44% of the solver's instructions on
+ *    an H100; bench/RESULTS.md).
  *  - push and push_bulk (up to 32 pairs, one per lane). While the root has
  *    room for a few pairs (up to heap_insert_max) they are inserted into it:
  *    one __ballot_sync (lanes <= key), one __clz for the position and one
@@ -35,12 +47,15 @@
  *    bitonic sort and merged into the root with one bitonic merge: the 32
  *    smallest stay, the rest spill as one batch to the child whose subtree
  *    has the most free room (a warp max over the 32 children), merged there
- *    the same way (a batch of a few pairs by insertions), and so on down. So
- *    a Dijkstra's typical push of a few pairs, each larger than the whole
- *    root, costs a few stores, and the tree is walked once per 32 of them.
- *    Choosing by free room means a push fails only when all capacity*32
- *    slots are taken. pop and top first merge the buffer into the tree when
- *    it holds the minimum.
+ *    the same way (a batch of a few pairs by insertions), and so on down.
+ *    When even that child's subtree has less room than the batch and the
+ *    child has no children (a leaf), the leaf takes the smallest pairs that
+ *    fit and the rest goes to the next leaf with the most room (leaves of a
+ *    well-filled heap rarely have room for 32). So a Dijkstra's typical push
+ *    of a few pairs, each larger than the whole root, costs a few stores, and
+ *    the tree is walked once per 32 of them. Choosing by free room means a
+ *    push fails only when all capacity*32 slots are taken. pop and top first
+ *    merge the buffer into the tree when it holds the minimum.
  *  - Child choices are one __reduce_min_sync / __reduce_max_sync and a ballot
  *    (sm_80 and later). The sort-and-merge path is one out-of-line function,
  *    so that inlining it at every call site does not burden the callers'
@@ -57,7 +72,8 @@
  * Keys: any float but NaN (a NaN key breaks the order; host APIs reject it).
  * Among equal keys the pop order is unspecified.
  *
- * Limits: 1 <= capacity <= 2^26 nodes (2^31 pairs).
+ * Limits: 1 <= capacity <= 2^22 - 1 nodes (about 134M pairs: a subtree's
+ * pair count shares its meta word with the head slot).
  */
 #ifndef GCOL_DEVICE_WARP_HEAP_CUH
 #define GCOL_DEVICE_WARP_HEAP_CUH
@@ -130,9 +146,14 @@ __device__ __forceinline__ void heap_merge(uint32_t &aw, uint32_t &av, uint32_t 
   heap_bitonic_merge32(bw, bv);
 }
 
-/* Number of nodes of the subtree rooted at node i in a heap of cap nodes. */
-__device__ __forceinline__ uint64_t heap_subtree_nodes(uint64_t i, uint64_t cap) {
-  uint64_t lo = i, hi = i, s = 0;
+/* A node's meta word: its subtree's pair count (low bits) and its head slot. */
+constexpr uint32_t heap_count_bits = 27, heap_count_mask = (1u << heap_count_bits) - 1;
+constexpr uint32_t heap_max_nodes = (1u << 22) - 1; /* capacity * 32 pairs fit the count */
+
+/* Number of nodes of the subtree rooted at node i in a heap of cap nodes
+ * (cap < 2^22, so every index below stays under 2^27). */
+__device__ __forceinline__ uint32_t heap_subtree_nodes(uint32_t i, uint32_t cap) {
+  uint32_t lo = i, hi = i, s = 0;
   while (lo < cap) {
     s += (hi < cap ? hi : cap - 1) - lo + 1;
     lo = lo * 32 + 1;
@@ -145,19 +166,27 @@ __device__ __forceinline__ uint64_t heap_subtree_nodes(uint64_t i, uint64_t cap)
  * out-of-line merge (heap_merge_root) takes it in registers. */
 struct heap_tree {
   warp_heap_node *nodes;
-  uint32_t *meta; /* per node: its top's sort word at [i], its subtree's pair count at [cap + i] */
+  uint32_t *meta; /* per node: its top's sort word at [i]; at [cap + i] its subtree's pair count and head slot */
   uint32_t cap, lane;
 
   __device__ uint32_t &top_word(uint32_t node) const { return meta[node]; }
-  __device__ uint32_t &count(uint32_t node) const { return meta[cap + node]; }
+  __device__ uint32_t &count_head(uint32_t node) const { return meta[cap + node]; }
+  __device__ uint32_t count(uint32_t node) const { return count_head(node) & heap_count_mask; }
 
+  /* Load a node's `fill` pairs into lanes 0.. in sorted order (from its head). */
   __device__ void load(uint32_t node, uint32_t fill, float &k, uint32_t &v) const {
-    if (lane < fill) k = nodes[node].key[lane], v = nodes[node].val[lane];
+    uint32_t slot = ((count_head(node) >> heap_count_bits) + lane) & 31;
+    if (lane < fill) k = nodes[node].key[slot], v = nodes[node].val[slot];
     else k = 0.0f, v = 0;
   }
-  __device__ void store(uint32_t node, uint32_t fill, float k, uint32_t v) const {
+  /* Write a node back from slot 0 (head 0), with its subtree's new count. */
+  __device__ void store(uint32_t node, uint32_t fill, uint32_t count, float k, uint32_t v) const {
     if (lane < fill) nodes[node].key[lane] = k, nodes[node].val[lane] = v;
-    if (lane == 0 && fill) top_word(node) = heap_word(k);
+    __syncwarp(); /* every lane has read the meta it is about to change */
+    if (lane == 0) {
+      if (fill) top_word(node) = heap_word(k);
+      count_head(node) = count;
+    }
   }
 
   /* Insert (key, val) into the sorted node (k, v) of `fill` pairs. When the
@@ -204,24 +233,55 @@ struct heap_tree {
 
   /* Index of this lane's child of `parent`, or 0 when past the capacity. */
   __device__ uint32_t my_child(uint32_t parent) const {
-    uint64_t c = (uint64_t)parent * 32 + 1 + lane;
-    return c < cap ? (uint32_t)c : 0;
+    uint32_t c = parent * 32 + 1 + lane;
+    return c < cap ? c : 0;
   }
 
-  /* The child of `parent` with the smallest top (ties: lowest index); the
-   * parent must have a non-empty child. */
-  __device__ uint32_t min_child(uint32_t parent) const {
-    uint32_t c = my_child(parent);
-    uint32_t w = c && count(c) > 0 ? top_word(c) : heap_pad;
-    uint32_t best = __reduce_min_sync(heap_full_mask, w);
-    return parent * 32 + __ffs(__ballot_sync(heap_full_mask, w == best));
+  /* Refill the root's lane 31 (k, v; the root is full and has a non-empty
+   * child) with the smallest pair of its children, and so on down: the
+   * child's head advances and, if the child has children, its vacated slot
+   * (now its largest position) is filled the same way. The path comes from
+   * the meta alone; each level loads two words (lane 0: the taken pair's
+   * payload, lane 1: the key after it, the child's new top) and stores one
+   * pair. (Issuing the next level's loads before this level's stores, so
+   * that a two-level pull waits for memory once, measured 12% slower on an
+   * H100: more registers and branches for little latency.) */
+  __device__ void pull_up(float &k, uint32_t &v) const {
+    uint32_t parent = 0, hole = 0;
+    for (;;) {
+      uint32_t c = my_child(parent), ch = 0, w = heap_pad;
+      if (c) ch = count_head(c), w = top_word(c);
+      w = ch & heap_count_mask ? w : heap_pad;
+      uint32_t best = __reduce_min_sync(heap_full_mask, w);
+      int l = __ffs(__ballot_sync(heap_full_mask, w == best)) - 1;
+      c = parent * 32 + 1 + (uint32_t)l;
+      ch = __shfl_sync(heap_full_mask, ch, l);
+      uint32_t n = ch & heap_count_mask, head = ch >> heap_count_bits;
+      uint32_t slot = (head + lane) & 31, x = 0;
+      if (lane == 0) x = nodes[c].val[slot];
+      else if (lane == 1 && n > 1) x = __float_as_uint(nodes[c].key[slot]);
+      uint32_t pv = __shfl_sync(heap_full_mask, x, 0), next = __shfl_sync(heap_full_mask, x, 1);
+      float pk = heap_unword(best);
+      if (parent == 0) {
+        if (lane == 31) k = pk, v = pv;
+      } else if (lane == 0) {
+        nodes[parent].key[hole] = pk, nodes[parent].val[hole] = pv;
+      }
+      __syncwarp(); /* every lane has read c's meta (its choice) before it changes */
+      if (lane == 0) {
+        count_head(c) = (n - 1) | ((head + 1) & 31) << heap_count_bits;
+        if (n > 1) top_word(c) = heap_word(__uint_as_float(next));
+      }
+      __syncwarp();
+      if (n <= 32) return; /* c had no non-empty child */
+      parent = c, hole = head;
+    }
   }
-
   /* The child of `parent` with the most free pair slots in its subtree (ties:
    * lowest index), and that number in *slots. */
   __device__ uint32_t most_room_child(uint32_t parent, uint32_t &slots) const {
     uint32_t c = my_child(parent), r = 0;
-    if (c) r = (uint32_t)heap_subtree_nodes(c, cap) * 32 - count(c);
+    if (c) r = heap_subtree_nodes(c, cap) * 32 - count(c);
     slots = __reduce_max_sync(heap_full_mask, r);
     return parent * 32 + __ffs(__ballot_sync(heap_full_mask, r == slots));
   }
@@ -229,41 +289,53 @@ struct heap_tree {
   /* The batch (lanes 0..spill-1 of bk/bv, every key >= each key of the full
    * node cur) goes down to the child with the most free room, is merged there
    * (the node keeps the 32 smallest) and what falls out goes on down. ONE:
-   * the batch is a single pair, for which a child with room always exists;
-   * otherwise, when no child takes the whole batch (a nearly full heap), it
-   * goes down one pair at a time. A batch of more than heap_insert_max pairs
-   * is sorted (it comes from a bitonic merge). */
+   * the batch is a single pair, for which a child with room always exists.
+   * Otherwise, when that child has less room than the batch: a leaf takes
+   * the batch's smallest pairs that fit, the rest stays for the next leaf;
+   * an inner node (a nearly full heap) gets the batch one pair at a time. A
+   * batch of more than heap_insert_max pairs is sorted (it comes from a
+   * bitonic merge). */
   template <bool ONE>
   __device__ void sink(uint32_t cur, uint32_t spill, float bk, uint32_t bv) const {
     while (spill) {
       uint32_t slots;
       uint32_t c = most_room_child(cur, slots);
+      uint32_t take = spill;
       if constexpr (!ONE)
         if (slots < spill) {
-          for (uint32_t i = 0; i < spill; ++i)
-            sink<true>(cur, 1, __shfl_sync(heap_full_mask, bk, i), __shfl_sync(heap_full_mask, bv, i));
-          return;
+          if (c * 32 + 1 < cap) { /* c has children: one pair at a time */
+            for (uint32_t i = 0; i < spill; ++i)
+              sink<true>(cur, 1, __shfl_sync(heap_full_mask, bk, i), __shfl_sync(heap_full_mask, bv, i));
+            return;
+          }
+          take = slots; /* a leaf: it takes the batch's `slots` smallest pairs */
         }
       uint32_t cold = count(c), cf = cold < 32 ? cold : 32;
       float ck;
       uint32_t cv;
       load(c, cf, ck, cv);
       uint32_t next;
-      if (ONE || spill <= heap_insert_max) {
-        next = insert_each(ck, cv, cf, (1u << spill) - 1, bk, bv);
+      float rk = bk;
+      uint32_t rv = bv;
+      if (ONE || take <= heap_insert_max) {
+        next = insert_each(ck, cv, cf, (1u << take) - 1, rk, rv);
       } else {
         uint32_t aw = lane < cf ? heap_word(ck) : heap_pad, av = cv;
-        uint32_t bw = lane < spill ? heap_word(bk) : heap_pad;
-        heap_merge(aw, av, bw, bv);
-        next = cf + spill > 32 ? cf + spill - 32 : 0;
-        cf = cf + spill < 32 ? cf + spill : 32;
-        ck = heap_unword(aw), cv = av, bk = heap_unword(bw);
+        uint32_t bw = lane < take ? heap_word(rk) : heap_pad;
+        heap_merge(aw, av, bw, rv);
+        next = cf + take > 32 ? cf + take - 32 : 0;
+        cf = cf + take < 32 ? cf + take : 32;
+        ck = heap_unword(aw), cv = av, rk = heap_unword(bw);
       }
-      store(c, cf, ck, cv);
+      store(c, cf, cold + take, ck, cv);
       __syncwarp();
-      if (lane == 0) count(c) = cold + spill;
-      __syncwarp();
-      spill = next;
+      if (take < spill) { /* the rest of the batch, lanes take.., stays at cur */
+        bk = __shfl_down_sync(heap_full_mask, bk, take);
+        bv = __shfl_down_sync(heap_full_mask, bv, take);
+        spill -= take;
+        continue;
+      }
+      spill = next, bk = rk, bv = rv;
       cur = c;
     }
   }
@@ -298,7 +370,8 @@ class warp_heap {
  public:
   /* Bind the heap to its storage and empty it. nodes: `capacity` nodes of
    * global memory (slot 0 holds the insertion buffer); meta: 2 * capacity
-   * words (shared or global memory). Both private to this warp. */
+   * words (shared or global memory). Both private to this warp.
+   * 1 <= capacity <= heap_max_nodes. */
   __device__ void init(warp_heap_node *nodes, uint32_t *meta, uint32_t capacity) {
     t_.nodes = nodes, t_.meta = meta, t_.cap = capacity;
     t_.lane = threadIdx.x & 31;
@@ -310,7 +383,7 @@ class warp_heap {
     r_.size = 0, buf_ = 0, buf_min_ = detail::heap_pad, overflowed_ = false;
     r_.k = 0.0f, r_.v = 0;
     __syncwarp();
-    for (uint32_t i = t_.lane; i < t_.cap; i += 32) t_.count(i) = 0;
+    for (uint32_t i = t_.lane; i < t_.cap; i += 32) t_.count_head(i) = 0;
     __syncwarp();
   }
 
@@ -338,23 +411,8 @@ class warp_heap {
     uint32_t old = r_.size--;
     float k = shift_out(r_.k);
     uint32_t v = shift_out(r_.v);
-    uint32_t cur = 0;
-    for (;;) {
-      if (old <= 32) break; /* no non-empty child: the node just shrinks */
-      uint32_t c = t_.min_child(cur);
-      float ck;
-      uint32_t cv, cold = t_.count(c);
-      t_.load(c, cold < 32 ? cold : 32, ck, cv);
-      float hk = __shfl_sync(detail::heap_full_mask, ck, 0);
-      uint32_t hv = __shfl_sync(detail::heap_full_mask, cv, 0);
-      if (t_.lane == 31) k = hk, v = hv;
-      finish(cur, old - 1, k, v);
-      __syncwarp();
-      k = shift_out(ck), v = shift_out(cv);
-      cur = c, old = cold;
-    }
-    finish(cur, old - 1, k, v);
-    __syncwarp();
+    if (old > 32) t_.pull_up(k, v); /* the root is full and has a non-empty child */
+    r_.k = k, r_.v = v;
     return true;
   }
 
@@ -407,17 +465,6 @@ class warp_heap {
 
   template <class T>
   __device__ T shift_out(T x) const { return __shfl_down_sync(detail::heap_full_mask, x, 1); }
-
-  /* Write back node cur (the root stays in registers) with `pairs` pairs left
-   * in its subtree. */
-  __device__ void finish(uint32_t cur, uint32_t pairs, float k, uint32_t v) {
-    if (cur == 0) {
-      r_.k = k, r_.v = v;
-      return;
-    }
-    t_.store(cur, pairs < 32 ? pairs : 32, k, v);
-    if (t_.lane == 0) t_.count(cur) = pairs;
-  }
 
   /* Empty the insertion buffer into a batch to merge: sort words and payloads
    * in lanes 0.., pads above. Returns the number of pairs. */
