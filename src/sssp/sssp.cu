@@ -93,9 +93,10 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32, 8) sssp_kernel(G g, sssp
      * selected at every relaxation (four local loads per settle). */
     float *dist = job.targets ? scratch : job.out + (size_t)i * job.row;
     asm("" : "+l"(dist));
-    if (!gcol::detail::warp_dijkstra(g, job.n, s, dist, job.target_flags, distinct, job.max_refills, h,
-                                     job.refills)) {
-      float *row = job.out + (size_t)i * job.row;
+    bool solved = gcol::detail::warp_dijkstra(g, job.n, s, dist, job.target_flags, distinct, job.max_refills, h,
+                                              job.refills);
+    float *row = job.out + (size_t)i * job.row;
+    if (!solved) {
       if (!fallback) {
         if (lane == 0) job.queue[atomicAdd(job.queue_len, 1u)] = i;
       } else {
@@ -103,7 +104,6 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32, 8) sssp_kernel(G g, sssp
       }
       continue;
     }
-    float *row = job.out + (size_t)i * job.row;
     if (job.targets)
       for (size_t j = lane; j < job.row; j += 32) {
         uint32_t t = job.targets[j];
