@@ -109,30 +109,30 @@ TEST(sssp_grid_csr_follows_the_weight_rules) {
   return TEST_PASS;
 }
 
-/* The grid's divider (graph_internal.h) is exact: every small dividend for
- * every small divisor, and edge and random dividends for large divisors. */
-TEST(sssp_grid_divider_is_exact) {
-  tu_rng_t r = {test_seed() ^ 0xd1f};
-  for (uint32_t d = 1; d < 3000; ++d) {
-    gcol_divider_t by = gcol_divider(d);
+/* A voxel's faces byte (graph_internal.h) blocks a direction exactly when
+ * the neighbour that way lies outside the grid; bit 6 is always set. The
+ * direction's mask is built the way the solver's lanes build it. */
+TEST(sssp_grid_faces_block_exactly_the_outside_neighbours) {
+  const uint32_t dims[][3] = {{1, 1, 1}, {1, 3, 2}, {4, 3, 5}, {2, 2, 2}, {7, 1, 3}};
+  for (size_t k = 0; k < sizeof dims / sizeof *dims; ++k) {
+    uint32_t nx = dims[k][0], ny = dims[k][1], nz = dims[k][2];
     int ok = 1;
-    for (uint32_t u = 0; u < 4 * d + 70; ++u) ok &= gcol_divide(by, u) == u / d;
-    for (int k = 0; k < 64; ++k) {
-      uint32_t u = (uint32_t)tu_next(&r);
-      ok &= gcol_divide(by, u) == u / d;
-    }
+    for (uint32_t z = 0; z < nz; ++z)
+      for (uint32_t y = 0; y < ny; ++y)
+        for (uint32_t x = 0; x < nx; ++x) {
+          uint8_t f = gcol_grid_faces(x, y, z, nx, ny, nz);
+          ok &= (f >> 6) == 1;
+          for (int i = 0; i < 26; ++i) {
+            int dx, dy, dz;
+            gcol_grid_dir(i, &dx, &dy, &dz);
+            uint32_t mask = (uint32_t)(dx < 0) | (uint32_t)(dx > 0) << 1 | (uint32_t)(dy < 0) << 2 |
+                            (uint32_t)(dy > 0) << 3 | (uint32_t)(dz < 0) << 4 | (uint32_t)(dz > 0) << 5;
+            int64_t a = (int64_t)x + dx, b = (int64_t)y + dy, c = (int64_t)z + dz;
+            int inside = a >= 0 && a < nx && b >= 0 && b < ny && c >= 0 && c < nz;
+            ok &= inside == ((mask & f) == 0);
+          }
+        }
     CHECK(ok);
-  }
-  const uint32_t big[] = {4096, 65535, 65536, 1000003, 0x7fffffffu, 0x80000000u, 0x80000001u, 0xffffffffu};
-  for (size_t i = 0; i < sizeof big / sizeof *big; ++i) {
-    uint32_t d = big[i];
-    gcol_divider_t by = gcol_divider(d);
-    const uint32_t edge[] = {0, 1, d - 1, d, d + 1, 2 * d - 1, 0xfffffffeu, 0xffffffffu};
-    for (size_t j = 0; j < sizeof edge / sizeof *edge; ++j) CHECK(gcol_divide(by, edge[j]) == edge[j] / d);
-    for (int k = 0; k < 100000; ++k) {
-      uint32_t u = (uint32_t)tu_next(&r);
-      if (gcol_divide(by, u) != u / d) CHECK(0);
-    }
   }
   return TEST_PASS;
 }

@@ -384,7 +384,9 @@ gcol_status_t gcol_graph_create_csr(gcol_graph_t **g, size_t num_vertices, size_
  * or sqrt 3 for 1, 2 or 3 differing coordinates. A cost of INFINITY is an
  * obstacle: no arc touches it and its distance is INFINITY, also as a source.
  * The grid stays implicit (arcs are derived from the costs on the fly): it
- * takes 4 bytes per voxel. Synchronizes s once (the costs are checked on the GPU).
+ * takes 5 bytes per voxel (the cost, and a byte saying which faces of the
+ * grid the voxel lies on). Synchronizes s once (the costs are checked on the
+ * GPU).
  * Errors: GCOL_ERROR_INVALID_ARGUMENT for a zero or too large size, a NULL
  * cost array, another connectivity, or a cost < 0 or NaN. */
 gcol_status_t gcol_graph_create_grid3d(gcol_graph_t **g, uint32_t nx, uint32_t ny, uint32_t nz,

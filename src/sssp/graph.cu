@@ -39,6 +39,14 @@ __global__ void check_costs(const float *cost, uint32_t n, uint32_t *bad) {
   if (!ok) atomicOr(bad, (uint32_t)BAD_COST);
 }
 
+__global__ void fill_faces(uint8_t *faces, uint32_t nx, uint32_t ny, uint32_t nz) {
+  size_t n = (size_t)nx * ny * nz, stride = (size_t)gridDim.x * blockDim.x;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    uint32_t q = (uint32_t)(i / nx);
+    faces[i] = gcol_grid_faces((uint32_t)(i % nx), q % ny, q / ny, nx, ny, nz);
+  }
+}
+
 void free_graph(gcol_graph *g) {
   if (!g) return;
   /* cudaFree waits for the device, so work still using the graph finishes */
@@ -46,6 +54,7 @@ void free_graph(gcol_graph *g) {
   cudaFree(g->targets);
   cudaFree(g->weights);
   cudaFree(g->cost);
+  cudaFree(g->faces);
   free(g);
 }
 
@@ -92,7 +101,11 @@ gcol_status_t create_csr(gcol_graph *g, const uint32_t *d_offsets, const uint32_
 
 gcol_status_t create_grid(gcol_graph *g, const float *d_cost, cudaStream_t s) {
   GCOL_TRY(copy_in(&g->cost, d_cost, g->n, s));
-  return run_check(g->n, s, [&](unsigned blocks, uint32_t *bad) { check_costs<<<blocks, 256, 0, s>>>(g->cost, g->n, bad); });
+  GCOL_CUDA_TRY(cudaMalloc((void **)&g->faces, g->n));
+  return run_check(g->n, s, [&](unsigned blocks, uint32_t *bad) {
+    fill_faces<<<blocks, 256, 0, s>>>(g->faces, g->nx, g->ny, g->nz);
+    check_costs<<<blocks, 256, 0, s>>>(g->cost, g->n, bad);
+  });
 }
 
 }  // namespace

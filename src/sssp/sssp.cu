@@ -157,10 +157,12 @@ void lay_out(carve &c, const gcol_graph *g, const plan &p, bool targets, size_t 
  * matter more than heap room: an overflow costs one refill from the
  * distances (sssp_warp.cuh), not a restart. The last third stays L1, where
  * the kernel's register spills and the grid's costs are cached: on an H100
- * at 32 warps per SM, 880 nodes (225 KB of meta, 28 KB of L1) took 1.55 s
- * for 4,096 voxel sources and 550 nodes (141 KB) 1.48 s despite 12 refills
- * per source; 420 nodes 1.57 s (bench/RESULTS.md). */
-gcol_status_t primary_heap_nodes(uint32_t *cap, int *carveout, size_t num_sources, int num_sms) {
+ * at 32 warps per SM, 4,096 voxel sources took 1.43 s with 880 nodes (225 KB
+ * of meta, 28 KB of L1; 0.6 refills per source), 1.36 s with 700, 1.26 s
+ * with 576 (the 2/3 rule; 11 refills per source) and 1.21 s with 450 (21
+ * refills per source; each sweep point draws its own sources, so the last
+ * two are within noise; bench/RESULTS.md). */
+gcol_status_t primary_heap_nodes(uint32_t *cap, size_t *blocks_per_sm, size_t num_sources, int num_sms) {
   int dev = 0, smem_sm = 0, reserved = 0;
   GCOL_CUDA_TRY(cudaGetDevice(&dev));
   GCOL_CUDA_TRY(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
@@ -174,10 +176,20 @@ gcol_status_t primary_heap_nodes(uint32_t *cap, int *carveout, size_t num_source
   if (nodes > GCOL_SSSP_HEAP_NODES) nodes = GCOL_SSSP_HEAP_NODES;
   if (nodes < 33) nodes = 33; /* root and its children at least */
   *cap = (uint32_t)nodes;
-  /* shared-memory share of L1 to ask for: what those blocks use, in percent */
-  size_t used = blocks * (nodes * WARPS_PER_BLOCK * 2 * sizeof(uint32_t) + (size_t)reserved);
+  *blocks_per_sm = blocks;
+  return GCOL_SUCCESS;
+}
+
+/* The shared-memory share of L1 to ask for, in percent: what `blocks` blocks
+ * of `smem` bytes use on one SM. */
+gcol_status_t smem_carveout(int *percent, size_t blocks, size_t smem) {
+  int dev = 0, smem_sm = 0, reserved = 0;
+  GCOL_CUDA_TRY(cudaGetDevice(&dev));
+  GCOL_CUDA_TRY(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+  GCOL_CUDA_TRY(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev));
+  size_t used = blocks * (smem + (size_t)reserved);
   size_t pct = (used * 100 + (size_t)smem_sm - 1) / (size_t)smem_sm;
-  *carveout = (int)(pct > 100 ? 100 : pct);
+  *percent = (int)(pct > 100 ? 100 : pct);
   return GCOL_SUCCESS;
 }
 
@@ -189,10 +201,12 @@ gcol_status_t solve(const gcol_graph *g, G view, const uint32_t *d_sources, size
   bool targets = d_targets != NULL;
   plan p;
   int carveout = 0;
-  GCOL_TRY(primary_heap_nodes(&p.cap, &carveout, num_sources, dev.num_sms));
+  size_t blocks_per_sm = 0;
+  GCOL_TRY(primary_heap_nodes(&p.cap, &blocks_per_sm, num_sources, dev.num_sms));
   if (gcol_detail_sssp_hooks.heap_nodes) p.cap = gcol_detail_sssp_hooks.heap_nodes;
   if (p.cap > GCOL_SSSP_HEAP_NODES) p.cap = GCOL_SSSP_HEAP_NODES;
   p.smem = (size_t)WARPS_PER_BLOCK * 2 * p.cap * sizeof(uint32_t);
+  GCOL_TRY(smem_carveout(&carveout, blocks_per_sm, p.smem));
   size_t fb_cap = (g->m + 1 + 31) / 32 + 1; /* room for one push per arc plus the source */
   p.fb_cap = (uint32_t)(fb_cap < MAX_HEAP_NODES ? fb_cap : MAX_HEAP_NODES);
   bool may_overflow = (uint64_t)p.cap * 32 < (uint64_t)g->m + 1;
@@ -283,8 +297,7 @@ extern "C" gcol_status_t gcol_sssp_many_to_many(const gcol_graph_t *g, const uin
   GCOL_TRY(gcol_require_device());
   if (g->kind == GCOL_GRAPH_GRID) {
     gcol::detail::grid_view v;
-    v.cost = g->cost, v.nx = g->nx, v.ny = g->ny, v.nz = g->nz;
-    v.by_nx = gcol_divider(g->nx), v.by_ny = gcol_divider(g->ny);
+    v.cost = g->cost, v.faces = g->faces, v.n = g->n, v.nx = g->nx, v.ny = g->ny;
     gcol_grid_connectivity_class(g->connectivity, &v.max_class);
     return solve(g, v, d_sources, num_sources, d_targets, num_targets, d_dist, s);
   }

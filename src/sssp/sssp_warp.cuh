@@ -17,6 +17,10 @@ namespace detail {
  * dist[u] alongside (one memory round trip for both, the stale check then
  * waits on all of them); relax_all then feeds each lane one arc per round. */
 
+/* A hint that the line holding p will be read soon (at L2, where the
+ * solver's loads and atomics on dist are served). */
+__device__ __forceinline__ void prefetch_l2(const void *p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
+
 /* CSR arcs: load fetches u's arc range; each round gives lane l arc base + l. */
 struct csr_view {
   const uint32_t *off, *tgt;
@@ -38,13 +42,14 @@ struct csr_view {
 };
 
 /* Implicit voxel grid: lane l < 26 handles direction l (graph_internal.h);
- * load fetches both voxel costs, so the whole arc is known after it. A lane's
- * direction is two words that the solver's loop keeps (its neighbour's index
- * offset, and which faces of the grid block it), not four coordinates. */
+ * load fetches both voxel costs and the expanded voxel's faces byte (which
+ * grid faces it lies on), so the whole arc is known after one round trip. A
+ * lane's direction is two words that the solver's loop keeps (its
+ * neighbour's index offset, and which faces block it), not coordinates. */
 struct grid_view {
   const float *cost;
-  uint32_t nx, ny, nz;
-  gcol_divider_t by_nx, by_ny; /* u -> x, y, z without hardware division */
+  const uint8_t *faces; /* gcol_grid_faces per voxel */
+  uint32_t n, nx, ny;
   int max_class;
   struct arcs {
     uint32_t v;
@@ -62,15 +67,16 @@ struct grid_view {
     return (uint32_t)(dx < 0) | (uint32_t)(dx > 0) << 1 | (uint32_t)(dy < 0) << 2 | (uint32_t)(dy > 0) << 3 |
            (uint32_t)(dz < 0) << 4 | (uint32_t)(dz > 0) << 5 | (uint32_t)(cls > max_class) << 6 | (uint32_t)cls << 8;
   }
+  /* The neighbour's cost is loaded alongside the faces byte that says
+   * whether the neighbour exists (from an index clamped into the grid), not
+   * after it. */
   __device__ arcs load(uint32_t u, unsigned lane) const {
     uint32_t delta, dir = lane_dir(lane, delta);
-    uint32_t q = gcol_divide(by_nx, u), z = gcol_divide(by_ny, q);
-    uint32_t x = u - q * nx, y = q - z * ny;
-    uint32_t faces = (uint32_t)(x == 0) | (uint32_t)(x + 1 == nx) << 1 | (uint32_t)(y == 0) << 2 |
-                     (uint32_t)(y + 1 == ny) << 3 | (uint32_t)(z == 0) << 4 | (uint32_t)(z + 1 == nz) << 5 | 1u << 6;
-    bool in = (dir & faces) == 0;
-    uint32_t v = in ? u + delta : 0u;
-    return arcs{v, __ldg(&cost[u]), in ? __ldg(&cost[v]) : INFINITY, (int)(dir >> 8)};
+    uint32_t v = u + delta;
+    v = v < n ? v : n - 1;
+    float cu = __ldg(&cost[u]), cv = dir & 0x40u ? INFINITY : __ldg(&cost[v]);
+    bool in = (dir & __ldg(&faces[u])) == 0;
+    return arcs{in ? v : 0u, cu, in ? cv : INFINITY, (int)(dir >> 8)};
   }
   template <class F>
   __device__ bool relax_all(const arcs &a, unsigned, F &&relax) const {
@@ -89,16 +95,22 @@ struct grid_view {
  * its primary heap (meta in shared memory) throughout; the price is a scan of
  * dist per refill.
  *
- * refill_heap rebuilds the heap with the vertices in [d, T). When they would
- * fill more than 3/4 of the heap it lowers T: first to where a uniform spread
- * of the counted keys would fill 3/8 of the heap (a count pass gives their
- * number, smallest key lo and largest), then by halving T - lo. False when T
- * cannot go lower (more keys equal to lo than the heap holds): the caller
- * falls back.
+ * refill_heap rebuilds the heap with the vertices in [d, T). It counts before
+ * it pushes: a count pass gives the number of keys in [d, T), their smallest
+ * (lo) and largest; when they would fill more than refill_fill eighths of the
+ * heap, a pass counts the keys below eight evenly spaced bounds in (lo, top]
+ * and T becomes the highest bound that fits (none fits: the search narrows to
+ * (lo, first bound] and counts again). So the one push pass always fits. (It
+ * used to push first and count after an overflow: the pushes that were
+ * thrown away made a third of all heap merges on the 4,096-source voxel
+ * bench; bench/RESULTS.md.) False when T cannot separate the keys (more keys
+ * equal to lo than fit): the caller falls back.
  * Vertices at exactly d may already be settled: pushing them again only
  * re-relaxes their arcs, and `left` is recounted from the targets strictly
  * below d so that they are not counted twice.
  * Scans take 4 x 32 vertices per step to keep loads in flight. */
+constexpr uint32_t refill_fill = 5; /* eighths of the heap a refill may fill */
+
 __device__ __forceinline__ void load_step(const float *dist, uint32_t n, uint32_t base, float (&dv)[4]) {
   unsigned lane = threadIdx.x & 31;
 #pragma unroll
@@ -106,6 +118,11 @@ __device__ __forceinline__ void load_step(const float *dist, uint32_t n, uint32_
     uint32_t v = base + 32 * j + lane;
     dv[j] = v < n ? __ldcg(&dist[v]) : INFINITY; /* L2: where the relaxations' atomics land */
   }
+}
+
+__device__ __forceinline__ uint32_t warp_sum(uint32_t x) {
+  for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+  return x;
 }
 
 /* Count of the keys in [d, t) of dist, their smallest (lo) and largest. */
@@ -119,55 +136,93 @@ __device__ __forceinline__ void count_range(const float *dist, uint32_t n, float
     for (int j = 0; j < 4; ++j)
       if (dv[j] >= d && dv[j] < t) ++count, lo = fminf(lo, dv[j]), top = fmaxf(top, dv[j]);
   }
+  count = warp_sum(count);
   for (int o = 16; o > 0; o >>= 1) {
-    count += __shfl_xor_sync(0xffffffffu, count, o);
     lo = fminf(lo, __shfl_xor_sync(0xffffffffu, lo, o));
     top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, o));
   }
 }
 
+/* The keys >= d below each of the ascending bounds b (all <= t): c[j]. */
+__device__ __forceinline__ void count_below(const float *dist, uint32_t n, float d, const float (&b)[8],
+                                            uint32_t (&c)[8]) {
+#pragma unroll
+  for (int j = 0; j < 8; ++j) c[j] = 0;
+  for (uint32_t base = 0; base < n; base += 128) {
+    float dv[4];
+    load_step(dist, n, base, dv);
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+      for (int j = 0; j < 8; ++j) c[j] += dv[i] >= d && dv[i] < b[j];
+  }
+#pragma unroll
+  for (int j = 0; j < 8; ++j) c[j] = warp_sum(c[j]);
+}
+
+/* The threshold for a refill from d (keys in [d, t) are candidates): t
+ * itself when they fit, else the highest counted bound that fits; ok false
+ * when none separates them. count: the candidates in [d, t). Out of line
+ * and by value: its eight counters and bounds get registers of their own,
+ * not the solver loop's (a refill is rare; its call costs nothing here). */
+struct refill_bound {
+  float t;
+  uint32_t count;
+  bool ok;
+};
+__device__ __noinline__ refill_bound refill_threshold(const float *dist, uint32_t n, float d, float t, uint32_t fit) {
+  refill_bound r = {t, 0, true};
+  float lo, hi;
+  count_range(dist, n, d, t, r.count, lo, hi);
+  if (r.count <= fit) return r;
+  for (int round = 0; round < 8 && hi > lo; ++round) {
+    float b[8], step = (hi - lo) * 0.125f;
+    uint32_t c[8];
+#pragma unroll
+    for (int j = 0; j < 8; ++j) b[j] = j == 7 ? hi : lo + step * (float)(j + 1);
+    count_below(dist, n, d, b, c);
+    int pick = -1;
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+      if (c[j] <= fit && b[j] > lo) pick = j; /* c rises with j */
+    if (pick >= 0) {
+#pragma unroll
+      for (int j = 0; j < 8; ++j)
+        if (j == pick) r.t = b[j];
+      return r;
+    }
+    hi = b[0];
+  }
+  r.ok = false;
+  return r;
+}
+
 __device__ bool refill_heap(warp_heap &h, const float *dist, uint32_t n, float d, float &t,
                             const uint32_t *target_flags, uint32_t distinct, uint32_t &left) {
   unsigned lane = threadIdx.x & 31;
-  uint64_t limit = h.capacity_pairs() / 4 * 3;
-  float lo = d; /* the smallest key to keep: nothing lies in [d, lo) */
-  for (int attempt = 0; attempt < 32; ++attempt) {
-    uint32_t below = 0; /* targets settled strictly below d, this lane's share */
-    bool fit = true;
-    h.clear();
-    for (uint32_t base = 0; base < n && fit; base += 128) {
-      float dv[4];
-      load_step(dist, n, base, dv);
-      /* one push site (a rolled loop, the entry picked by selects): the
-       * solver's hot loop keeps its registers */
+  uint64_t room = h.capacity_pairs() / 8 * refill_fill;
+  refill_bound r = refill_threshold(dist, n, d, t, (uint32_t)(room < UINT32_MAX ? room : UINT32_MAX));
+  if (!r.ok) return false;
+  t = r.t;
+  h.clear();
+  if (r.count == 0) return true; /* nothing left: the search ends */
+  uint32_t below = 0; /* targets settled strictly below d, this lane's share */
+  bool fit = true;
+  for (uint32_t base = 0; base < n && fit; base += 128) {
+    float dv[4];
+    load_step(dist, n, base, dv);
+    /* one push site (a rolled loop, the entry picked by selects): the
+     * solver's hot loop keeps its registers */
 #pragma unroll 1
-      for (int j = 0; j < 4 && fit; ++j) {
-        float x = j == 0 ? dv[0] : j == 1 ? dv[1] : j == 2 ? dv[2] : dv[3];
-        uint32_t v = base + 32 * j + lane;
-        if (target_flags && x < d && __ldg(&target_flags[v])) ++below;
-        fit = h.push_bulk(x >= d && x < t, x, v) && h.size() <= limit;
-      }
+    for (int j = 0; j < 4 && fit; ++j) {
+      float x = j == 0 ? dv[0] : j == 1 ? dv[1] : j == 2 ? dv[2] : dv[3];
+      uint32_t v = base + 32 * j + lane;
+      if (target_flags && x < d && __ldg(&target_flags[v])) ++below;
+      fit = h.push_bulk(x >= d && x < t, x, v);
     }
-    if (fit) {
-      if (target_flags) {
-        for (int o = 16; o > 0; o >>= 1) below += __shfl_xor_sync(0xffffffffu, below, o);
-        left = distinct - below;
-      }
-      return true;
-    }
-    float lower;
-    if (attempt == 0) {
-      uint32_t count;
-      float top;
-      count_range(dist, n, d, t, count, lo, top);
-      lower = lo + (top - lo) * (float)((double)limit / 2 / count);
-    } else {
-      lower = lo + (t - lo) * 0.5f;
-    }
-    if (!(lower > lo && lower < t)) return false;
-    t = lower;
   }
-  return false;
+  if (target_flags) left = distinct - warp_sum(below);
+  return fit; /* it was counted to fit */
 }
 
 /* Distances from s into dist[0..n) (global, private to this warp). With
@@ -194,16 +249,30 @@ __device__ bool warp_dijkstra(const G &g, uint32_t n, uint32_t s, float *dist, c
   uint32_t left = distinct, used = 0;
   float d = 0.0f, t = INFINITY; /* the phase's threshold: only keys below it are in the heap */
   uint32_t u = s;
+  typename G::arcs arcs;
+  bool is_target = false;
+  float du = 0.0f;
+  /* What the expansion of u reads, issued by the pop before it refills the
+   * heap's root, so that both wait on memory at once. */
+  auto fetch = [&](float, uint32_t x) {
+    arcs = g.load(x, lane);
+    is_target = target_flags && __ldg(&target_flags[x]);
+    du = __ldcg(&dist[x]);
+    /* The next two vertices, most likely: their dist lines to L2 for the
+     * stale check (a hint; their neighbours' lines as well cost more DRAM
+     * traffic than they saved, bench/RESULTS.md). */
+    uint32_t next = h.peek_value(lane);
+    if (lane == 1 || lane == 2) prefetch_l2(&dist[next < n ? next : n - 1]);
+  };
   for (bool first = true;; first = false) { /* the source is expanded without a trip through the heap */
     bool refill = false;
-    if (!first && !h.pop(d, u)) {
+    if (first) fetch(d, u);
+    if (!first && !h.pop(d, u, fetch)) {
       if (t == INFINITY) break;
       d = t, t = INFINITY; /* the phase is over: everything below t is settled */
       refill = true;
     } else {
-      typename G::arcs arcs = g.load(u, lane);
-      bool is_target = target_flags && __ldg(&target_flags[u]);
-      if (d > __ldcg(&dist[u])) continue; /* stale: u was reached cheaper */
+      if (d > du) continue; /* stale: u was reached cheaper */
       if (is_target && --left == 0) break;
       /* atomicMin without a read first: the atomic costs one round trip, a
        * read to filter it would cost another */
