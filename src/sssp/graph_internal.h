@@ -73,8 +73,9 @@ GCOL_HD static inline float gcol_grid_weight(float cu, float cv, float step) {
  * x == nx - 1, bits 2 and 3 the same for y, bits 4 and 5 for z; bit 6 is
  * always set (it blocks the solver's lanes that have no admitted direction).
  * A grid graph keeps this byte per voxel, so that expanding a voxel needs no
- * division of its index into coordinates (that was some 40 of the ~680
- * instructions per settled voxel on the 4,096-source bench). */
+ * division of its index into coordinates (division and face tests were about
+ * 50 of the ~680 warp instructions per settled voxel on the 4,096-source
+ * bench). */
 GCOL_HD static inline uint8_t gcol_grid_faces(uint32_t x, uint32_t y, uint32_t z, uint32_t nx, uint32_t ny,
                                               uint32_t nz) {
   return (uint8_t)((x == 0) | (x + 1 == nx) << 1 | (y == 0) << 2 | (y + 1 == ny) << 3 | (z == 0) << 4 |

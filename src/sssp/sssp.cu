@@ -162,35 +162,37 @@ void lay_out(carve &c, const gcol_graph *g, const plan &p, bool targets, size_t 
  * with 576 (the 2/3 rule; 11 refills per source) and 1.21 s with 450 (21
  * refills per source; each sweep point draws its own sources, so the last
  * two are within noise; bench/RESULTS.md). */
-gcol_status_t primary_heap_nodes(uint32_t *cap, size_t *blocks_per_sm, size_t num_sources, int num_sms) {
-  int dev = 0, smem_sm = 0, reserved = 0;
+struct smem_limits {
+  size_t per_sm, reserved; /* bytes: an SM's shared memory, the part reserved per block */
+};
+gcol_status_t query_smem(smem_limits *l) {
+  int dev = 0, per_sm = 0, reserved = 0;
   GCOL_CUDA_TRY(cudaGetDevice(&dev));
-  GCOL_CUDA_TRY(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+  GCOL_CUDA_TRY(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
   GCOL_CUDA_TRY(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev));
+  l->per_sm = (size_t)per_sm, l->reserved = (size_t)reserved;
+  return GCOL_SUCCESS;
+}
+
+uint32_t primary_heap_nodes(const smem_limits &l, size_t *blocks_per_sm, size_t num_sources, int num_sms) {
   size_t warps = (num_sources + (size_t)num_sms - 1) / (size_t)num_sms;
   warps = (warps + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK * WARPS_PER_BLOCK;
   if (warps > 32) warps = 32;
   size_t blocks = warps / WARPS_PER_BLOCK;
-  size_t per_block = (size_t)smem_sm * 2 / 3 / blocks - (size_t)reserved;
+  size_t per_block = l.per_sm * 2 / 3 / blocks - l.reserved;
   size_t nodes = per_block / (WARPS_PER_BLOCK * 2 * sizeof(uint32_t));
   if (nodes > GCOL_SSSP_HEAP_NODES) nodes = GCOL_SSSP_HEAP_NODES;
   if (nodes < 33) nodes = 33; /* root and its children at least */
-  *cap = (uint32_t)nodes;
   *blocks_per_sm = blocks;
-  return GCOL_SUCCESS;
+  return (uint32_t)nodes;
 }
 
 /* The shared-memory share of L1 to ask for, in percent: what `blocks` blocks
  * of `smem` bytes use on one SM. */
-gcol_status_t smem_carveout(int *percent, size_t blocks, size_t smem) {
-  int dev = 0, smem_sm = 0, reserved = 0;
-  GCOL_CUDA_TRY(cudaGetDevice(&dev));
-  GCOL_CUDA_TRY(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
-  GCOL_CUDA_TRY(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev));
-  size_t used = blocks * (smem + (size_t)reserved);
-  size_t pct = (used * 100 + (size_t)smem_sm - 1) / (size_t)smem_sm;
-  *percent = (int)(pct > 100 ? 100 : pct);
-  return GCOL_SUCCESS;
+int smem_carveout(const smem_limits &l, size_t blocks, size_t smem) {
+  size_t used = blocks * (smem + l.reserved);
+  size_t pct = (used * 100 + l.per_sm - 1) / l.per_sm;
+  return (int)(pct > 100 ? 100 : pct);
 }
 
 template <class G>
@@ -200,13 +202,14 @@ gcol_status_t solve(const gcol_graph *g, G view, const uint32_t *d_sources, size
   GCOL_TRY(gcol_current_device_info(&dev));
   bool targets = d_targets != NULL;
   plan p;
-  int carveout = 0;
+  smem_limits sl;
+  GCOL_TRY(query_smem(&sl));
   size_t blocks_per_sm = 0;
-  GCOL_TRY(primary_heap_nodes(&p.cap, &blocks_per_sm, num_sources, dev.num_sms));
+  p.cap = primary_heap_nodes(sl, &blocks_per_sm, num_sources, dev.num_sms);
   if (gcol_detail_sssp_hooks.heap_nodes) p.cap = gcol_detail_sssp_hooks.heap_nodes;
   if (p.cap > GCOL_SSSP_HEAP_NODES) p.cap = GCOL_SSSP_HEAP_NODES;
   p.smem = (size_t)WARPS_PER_BLOCK * 2 * p.cap * sizeof(uint32_t);
-  GCOL_TRY(smem_carveout(&carveout, blocks_per_sm, p.smem));
+  int carveout = smem_carveout(sl, blocks_per_sm, p.smem); /* from the size used, hook included */
   size_t fb_cap = (g->m + 1 + 31) / 32 + 1; /* room for one push per arc plus the source */
   p.fb_cap = (uint32_t)(fb_cap < MAX_HEAP_NODES ? fb_cap : MAX_HEAP_NODES);
   bool may_overflow = (uint64_t)p.cap * 32 < (uint64_t)g->m + 1;
