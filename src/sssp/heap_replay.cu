@@ -12,7 +12,6 @@ using gcol::warp_heap_node;
 
 namespace {
 
-constexpr uint32_t MAX_NODES = gcol::detail::heap_max_nodes;
 constexpr uint32_t MAX_SHARED_NODES = 6144; /* 48 KB of tops and counts, one warp per block */
 
 /* One warp per block; warp b replays every op on its own heap. */
@@ -71,7 +70,7 @@ gcol_status_t check_ops(const gcol_heap_op_t *ops, size_t n) {
 extern "C" gcol_status_t gcol_detail_heap_replay(const gcol_heap_op_t *h_ops, size_t n, uint32_t cap,
                                                   int meta_in_shared, int num_warps,
                                                   gcol_heap_result_t *h_results) {
-  if ((n && (!h_ops || !h_results)) || cap < 1 || cap > MAX_NODES || num_warps < 1 ||
+  if ((n && (!h_ops || !h_results)) || cap < 1 || cap > gcol::detail::heap_max_nodes || num_warps < 1 ||
       (meta_in_shared && cap > MAX_SHARED_NODES))
     return GCOL_ERROR_INVALID_ARGUMENT;
   GCOL_TRY(check_ops(h_ops, n));

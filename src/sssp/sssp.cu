@@ -26,7 +26,6 @@ gcol_detail_sssp_hooks_t gcol_detail_sssp_hooks = {0, NULL, NULL};
 namespace {
 
 constexpr int WARPS_PER_BLOCK = 4; /* 4 x 8.3 KB of heap meta per block at 1,057 nodes */
-constexpr uint32_t MAX_HEAP_NODES = gcol::detail::heap_max_nodes;
 
 /* Per-call device state. */
 struct sssp_job {
@@ -211,7 +210,7 @@ gcol_status_t solve(const gcol_graph *g, G view, const uint32_t *d_sources, size
   p.smem = (size_t)WARPS_PER_BLOCK * 2 * p.cap * sizeof(uint32_t);
   int carveout = smem_carveout(sl, blocks_per_sm, p.smem); /* from the size used, hook included */
   size_t fb_cap = (g->m + 1 + 31) / 32 + 1; /* room for one push per arc plus the source */
-  p.fb_cap = (uint32_t)(fb_cap < MAX_HEAP_NODES ? fb_cap : MAX_HEAP_NODES);
+  p.fb_cap = (uint32_t)(fb_cap < gcol::detail::heap_max_nodes ? fb_cap : gcol::detail::heap_max_nodes);
   bool may_overflow = (uint64_t)p.cap * 32 < (uint64_t)g->m + 1;
 
   int bps = 0;

@@ -181,16 +181,11 @@ __device__ __noinline__ refill_bound refill_threshold(const float *dist, uint32_
 #pragma unroll
     for (int j = 0; j < 8; ++j) b[j] = j == 7 ? hi : lo + step * (float)(j + 1);
     count_below(dist, n, d, b, c);
-    int pick = -1;
+    bool found = false;
 #pragma unroll
-    for (int j = 0; j < 8; ++j)
-      if (c[j] <= fit && b[j] > lo) pick = j; /* c rises with j */
-    if (pick >= 0) {
-#pragma unroll
-      for (int j = 0; j < 8; ++j)
-        if (j == pick) r.t = b[j];
-      return r;
-    }
+    for (int j = 0; j < 8; ++j) /* c rises with j: the last that fits is the highest */
+      if (c[j] <= fit && b[j] > lo) r.t = b[j], found = true;
+    if (found) return r;
     hi = b[0];
   }
   r.ok = false;
