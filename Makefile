@@ -30,19 +30,41 @@ NVFLAGS += -std=c++17 $(GPU_ARCHS) $(INC) -Xcompiler -fPIC,-Wall,-Wextra --expt-
 LDLIBS  := -L$(CUDA_HOME)/lib64 -lcudart_static -lstdc++ -lpthread -ldl -lrt -lm
 
 # ---- library ---------------------------------------------------------------
+# Only the API is exported: everything is compiled with hidden visibility and
+# the public headers mark their declarations GCOL_API.
+VISIBILITY := -fvisibility=hidden
+CFLAGS  += $(VISIBILITY)
+NVFLAGS += -Xcompiler $(VISIBILITY),-fvisibility-inlines-hidden
+
+# Internals that define no public symbol: libgcol and libgcol_nccl each link
+# their own copy (errors and messages, CUDA status, pointer and config
+# checks, the allocator hook, the map's config rules).
+CORE_C  := src/core/error.c src/core/cuda_status.c src/core/args.c src/core/config_abi.c src/core/device_alloc.c \
+           src/map/map_config_check.c
 LIB_C   := src/core/status.c src/core/version.c src/map/map_config.c src/map/map_policy.c
-LIB_CU  := src/map/map.cu
-LIB_CU  += src/map/map_table.cu src/map/map_grow.cu
-LIB_CU  += src/sssp/graph.cu src/sssp/sssp.cu src/sssp/heap_replay.cu src/sssp/heap_bench.cu
-LIB_C   += src/sssp/sssp_ref.c src/sssp/ref_graphs.c
-LIB_C   += src/compact/compact_api.c src/compact/compact_policy.c
-LIB_CU  += src/compact/select_any.cu src/compact/select_stable.cu src/compact/reduce.cu src/compact/scan.cu
-LIB_C   += src/multimap/mm_plan.c src/core/device_alloc.c
+LIB_C   += src/compact/compact_api.c src/compact/compact_policy.c src/multimap/mm_plan.c
+LIB_CU  := src/map/map.cu src/map/map_table.cu src/map/map_grow.cu
+LIB_CU  += src/sssp/graph.cu
+LIB_CU  += src/compact/select_stable.cu src/compact/reduce.cu src/compact/scan.cu
 LIB_CU  += src/multimap/multimap.cu
+# Sources compiled twice: shipped (only the kernel variants the policy rows
+# select, no test hooks) and, with -DGCOL_TESTING, for tests and benchmarks
+# (every variant the sweeps need, the solver's hooks) in libgcol_testing.a.
+VARIANT_CU := src/sssp/sssp.cu src/compact/select_any.cu
 PAIRS   := 4_4 4_8 8_4 8_8
-LIB_OBJ := $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.o) \
-           $(PAIRS:%=$(BUILD)/src/map/map_instance_%.o)
-LIB_OBJ += $(PAIRS:%=$(BUILD)/src/multimap/mm_instance_%.o)
+CORE_OBJ := $(CORE_C:%.c=$(BUILD)/%.o)
+COMMON_OBJ := $(CORE_OBJ) $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.o) \
+           $(PAIRS:%=$(BUILD)/src/multimap/mm_instance_%.o)
+LIB_OBJ := $(COMMON_OBJ) $(VARIANT_CU:%.cu=$(BUILD)/%.o) $(PAIRS:%=$(BUILD)/src/map/map_instance_%.o)
+
+# libgcol_testing.a: the library with every variant and hook, plus the test
+# support in tests/support (CPU references, graph readers, heap drivers, the
+# map's policy override). Tests and benchmarks link it; nothing ships it.
+SUPPORT_SRC := $(wildcard tests/support/*.c tests/support/*.cu)
+TESTING_OBJ := $(COMMON_OBJ) $(VARIANT_CU:%.cu=$(BUILD)/testing/%.o) \
+               $(PAIRS:%=$(BUILD)/testing/src/map/map_instance_%.o) \
+               $(patsubst %,$(BUILD)/%.o,$(basename $(SUPPORT_SRC)))
+TEST_INC := -Itests/support
 
 # The library version comes from the public header's macros, nowhere else.
 version_part = $(shell sed -n 's/^\#define GCOL_VERSION_$(1) \([0-9]*\)$$/\1/p' include/gcol/gcol.h)
@@ -59,17 +81,33 @@ $(BUILD)/%.o: %.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -MMD -c $< -o $@
 
+$(BUILD)/testing/%.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -DGCOL_TESTING -MMD -c $< -o $@
+
 # one object per key width x value width, from one source
 $(BUILD)/src/map/map_instance_%.o: src/map/map_instance.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -MMD -DGCOL_KB=$(word 1,$(subst _, ,$*)) -DGCOL_VB=$(word 2,$(subst _, ,$*)) -c $< -o $@
+$(BUILD)/testing/src/map/map_instance_%.o: src/map/map_instance.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -DGCOL_TESTING -MMD -DGCOL_KB=$(word 1,$(subst _, ,$*)) -DGCOL_VB=$(word 2,$(subst _, ,$*)) -c $< -o $@
 
 # the multimap's kernels, the same way
 $(BUILD)/src/multimap/mm_instance_%.o: src/multimap/mm_instance.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -MMD -DGCOL_KB=$(word 1,$(subst _, ,$*)) -DGCOL_VB=$(word 2,$(subst _, ,$*)) -c $< -o $@
 
+# test support, tests and benchmarks may include the CPU references
+$(BUILD)/tests/%.o: CFLAGS += $(TEST_INC)
+$(BUILD)/tests/%.o: NVFLAGS += $(TEST_INC)
+$(BUILD)/bench/%.o: CFLAGS += $(TEST_INC)
+$(BUILD)/bench/%.o: NVFLAGS += $(TEST_INC)
+
 $(BUILD)/libgcol.a: $(LIB_OBJ)
+	ar rcs $@ $^
+
+$(BUILD)/libgcol_testing.a: $(TESTING_OBJ)
 	ar rcs $@ $^
 
 # SONAME libgcol.so.MAJOR. The static CUDA runtime inside stays private
@@ -101,19 +139,19 @@ $(BUILD)/libgcol_nccl.a: $(DIST_OBJ)
 
 # Depends on libgcol.so.MAJOR and NCCL's shared library; its own CUDA runtime
 # stays private as in libgcol.so.
-$(BUILD)/libgcol_nccl.so: $(DIST_OBJ) $(BUILD)/libgcol.so
-	$(NVCC) -shared $(GPU_ARCHS) $(DIST_OBJ) -L$(BUILD) -lgcol $(NCCL_LIBS) \
+$(BUILD)/libgcol_nccl.so: $(DIST_OBJ) $(CORE_OBJ) $(BUILD)/libgcol.so
+	$(NVCC) -shared $(GPU_ARCHS) $(DIST_OBJ) $(CORE_OBJ) -L$(BUILD) -lgcol $(NCCL_LIBS) \
 	  -Xlinker -soname=libgcol_nccl.so.$(VERSION_MAJOR) -Xlinker --exclude-libs=ALL -o $@
 
 DIST_TEST_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/dist/*.c)) $(BUILD)/tests/harness.o $(BUILD)/tests/test_util.o
 $(DIST_TEST_OBJ): CFLAGS += $(NCCL_INC)
-$(BUILD)/gcol_nccl_tests: $(DIST_TEST_OBJ) $(BUILD)/libgcol_nccl.a $(BUILD)/libgcol.a
+$(BUILD)/gcol_nccl_tests: $(DIST_TEST_OBJ) $(BUILD)/libgcol_nccl.a $(BUILD)/libgcol_testing.a
 	$(CC) $^ $(NCCL_LIBS) $(LDLIBS) -o $@
 
 $(BUILD)/examples/dist_wordcount.o $(BUILD)/bench/bench_dist.o: CFLAGS += $(NCCL_INC)
 $(BUILD)/examples/dist_wordcount: $(BUILD)/examples/dist_wordcount.o $(BUILD)/libgcol_nccl.a $(BUILD)/libgcol.a
 	$(CC) $^ $(NCCL_LIBS) $(LDLIBS) -o $@
-$(BUILD)/bench/bench_dist: $(BUILD)/bench/bench_dist.o $(BUILD)/bench/bench_common.o $(BUILD)/libgcol_nccl.a $(BUILD)/libgcol.a
+$(BUILD)/bench/bench_dist: $(BUILD)/bench/bench_dist.o $(BUILD)/bench/bench_common.o $(BUILD)/libgcol_nccl.a $(BUILD)/libgcol_testing.a
 	$(CC) $^ $(NCCL_LIBS) $(LDLIBS) -o $@
 endif
 
@@ -121,13 +159,13 @@ endif
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ += $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/*.cu)) # kernels some tests launch
-$(BUILD)/gcol_tests: $(TEST_OBJ) $(BUILD)/libgcol.a
+$(BUILD)/gcol_tests: $(TEST_OBJ) $(BUILD)/libgcol_testing.a
 	$(CC) $^ $(LDLIBS) -o $@
 
 $(BUILD)/examples/%: $(BUILD)/examples/%.o $(BUILD)/libgcol.a
 	$(CC) $^ $(LDLIBS) -o $@
 
-$(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/bench/bench_common.o $(BUILD)/libgcol.a
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/bench/bench_common.o $(BUILD)/libgcol_testing.a
 	$(CC) $^ $(LDLIBS) -o $@
 
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(filter-out examples/dist_%.c,$(wildcard examples/*.c)))

@@ -18,7 +18,7 @@
 #include "bench_common.h"
 #include "gcol/gcol.h"
 #include "sssp/sssp_internal.h"
-#include "sssp/sssp_ref.h"
+#include "sssp_ref.h"
 
 static cudaStream_t stream;
 static bench_timer_t timer;

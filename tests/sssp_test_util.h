@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gcol/gcol.h"
-#include "sssp/sssp_ref.h"
+#include "sssp_ref.h"
 #include "test_util.h"
 
 /* n vertices, m random arcs (zero weights, self loops and parallel arcs

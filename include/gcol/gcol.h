@@ -24,15 +24,23 @@
 extern "C" {
 #endif
 
-#define GCOL_VERSION_MAJOR 0
-#define GCOL_VERSION_MINOR 1
+#define GCOL_VERSION_MAJOR 1
+#define GCOL_VERSION_MINOR 0
 #define GCOL_VERSION_PATCH 0
+
+/* Only what this header declares is exported from libgcol.so; everything
+ * else in the library has hidden visibility. */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define GCOL_API __attribute__((visibility("default")))
+#else
+#define GCOL_API
+#endif
 
 /* The version of the library actually loaded, as
  * GCOL_VERSION_MAJOR * 10000 + GCOL_VERSION_MINOR * 100 + GCOL_VERSION_PATCH
- * (0.1.0 is 100). Compare it with the macros above to catch a program built
+ * (1.0.0 is 10000). Compare it with the macros above to catch a program built
  * against one header and run with another libgcol.so. Needs no device. */
-unsigned int gcol_version(void);
+GCOL_API unsigned int gcol_version(void);
 
 /* ------------------------------------------------------------------------ */
 /* Status                                                                   */
@@ -44,21 +52,32 @@ typedef enum {
   GCOL_ERROR_NO_DEVICE,        /* no usable CUDA device or driver */
   GCOL_ERROR_CUDA,             /* another CUDA error; gcol_last_cuda_error() names it */
   GCOL_ERROR_FULL,             /* a fixed-capacity container could not take every key */
-  GCOL_ERROR_RESERVED_KEY      /* input held an empty/erased sentinel key */
+  GCOL_ERROR_RESERVED_KEY,     /* input held an empty/erased sentinel key */
+  GCOL_ERROR_NCCL              /* libgcol_nccl: NCCL failed (gcol_dist_last_nccl_error) */
 } gcol_status_t;
 
 /* A static, human-readable name for a status ("GCOL_ERROR_FULL: ..."). Never NULL. */
-const char *gcol_status_string(gcol_status_t s);
+GCOL_API const char *gcol_status_string(gcol_status_t s);
+
+/* Why the most recent call on this host thread that returned an error
+ * failed: the call, the argument and the rule it broke, and the CUDA or NCCL
+ * error text where one is behind it, e.g.
+ *   "gcol_map_insert: d_keys 0x7f3a00000004 is not 8-byte aligned (GCOL_U64 keys)".
+ * Thread-local, like errno: set by every call that returns a status other
+ * than GCOL_SUCCESS, left as it was by calls that succeed (so read it right
+ * after the failing call). Never NULL; "" before the first error. Valid
+ * until the next gcol call on this thread. Needs no device. */
+GCOL_API const char *gcol_last_error_message(void);
 
 /* The cudaError_t (as int) behind the most recent GCOL_ERROR_CUDA or
  * GCOL_ERROR_NO_DEVICE returned on this host thread; 0 if none. */
-int gcol_last_cuda_error(void);
+GCOL_API int gcol_last_cuda_error(void);
 
 /* Element types. Keys may be 32- or 64-bit integers; values any of these. */
 typedef enum { GCOL_U32, GCOL_U64, GCOL_I32, GCOL_I64, GCOL_F32, GCOL_F64 } gcol_type_t;
 
 /* Size in bytes of one element of type t (4 or 8); 0 for an unknown type. */
-size_t gcol_type_size(gcol_type_t t);
+GCOL_API size_t gcol_type_size(gcol_type_t t);
 
 /* Binary operators for insert_or_apply (and the reductions). */
 typedef enum { GCOL_OP_ADD, GCOL_OP_MIN, GCOL_OP_MAX } gcol_op_t;
@@ -88,7 +107,24 @@ typedef struct {
   void *ctx;
 } gcol_allocator_t;
 
+/* Config structs can grow (NCCL's ncclConfig_t pattern). Each begins with
+ * GCOL_CONFIG_HEADER: its size, a magic number and the version of the header
+ * it was compiled with, set by its _default function (or the matching
+ * _INITIALIZER-free way: always start from _default and change fields).
+ * A later library reads an older, shorter struct and takes the defaults for
+ * the fields it lacks; a struct that does not start with the magic, is
+ * shorter than the 1.0 struct, longer than the library knows (built against
+ * a newer header than the library loaded) or of another major version is
+ * refused with GCOL_ERROR_INVALID_ARGUMENT and a message. New fields are
+ * only ever appended. */
+#define GCOL_CONFIG_MAGIC 0x6c6f6367u /* "gcol" */
+#define GCOL_CONFIG_HEADER \
+  size_t size;             /* sizeof the struct, as the caller compiled it */ \
+  uint32_t magic;          /* GCOL_CONFIG_MAGIC */ \
+  uint32_t version;        /* GCOL_VERSION_MAJOR * 10000 + MINOR * 100 + PATCH */
+
 typedef struct {
+  GCOL_CONFIG_HEADER
   gcol_type_t key_type;    /* GCOL_U32, GCOL_I32, GCOL_U64 or GCOL_I64 */
   gcol_type_t value_type;  /* any gcol_type_t */
   size_t capacity;         /* lower bound on slots (>= 1); rounded up to a whole,
@@ -119,16 +155,16 @@ typedef struct {
 } gcol_map_config_t;
 
 /* The defaults above for a key/value type pair. */
-gcol_map_config_t gcol_map_config_default(gcol_type_t key, gcol_type_t value);
+GCOL_API gcol_map_config_t gcol_map_config_default(gcol_type_t key, gcol_type_t value);
 
 /* Create a map; *map is set to NULL on failure. The slots are allocated with
  * cfg->allocator (cudaMallocAsync by default) and initialized on stream s (no
  * host synchronization). */
-gcol_status_t gcol_map_create(gcol_map_t **map, const gcol_map_config_t *cfg, cudaStream_t s);
+GCOL_API gcol_status_t gcol_map_create(gcol_map_t **map, const gcol_map_config_t *cfg, cudaStream_t s);
 
 /* Free the map. Frees on the stream of the last call made on the map, so
  * pending work finishes first. NULL is a no-op. */
-void gcol_map_destroy(gcol_map_t *map);
+GCOL_API void gcol_map_destroy(gcol_map_t *map);
 
 /* Growth (growable maps). Before an insert-type call (insert,
  * insert_or_assign, insert_and_find, insert_or_apply) of n inputs, the map
@@ -156,66 +192,66 @@ void gcol_map_destroy(gcol_map_t *map);
  * may be NULL) receives how many keys this call added. Keys equal to a
  * sentinel are skipped and GCOL_ERROR_RESERVED_KEY is latched; keys that find
  * no free slot are skipped and GCOL_ERROR_FULL is latched. n == 0: no-op. */
-gcol_status_t gcol_map_insert(gcol_map_t *m, const void *d_keys, const void *d_values, size_t n,
+GCOL_API gcol_status_t gcol_map_insert(gcol_map_t *m, const void *d_keys, const void *d_values, size_t n,
                               size_t *d_num_inserted, cudaStream_t s);
 
 /* Like insert, but a key already present takes the new value. With duplicate
  * keys in one batch one of their values (unspecified which) is stored. */
-gcol_status_t gcol_map_insert_or_assign(gcol_map_t *m, const void *d_keys, const void *d_values,
+GCOL_API gcol_status_t gcol_map_insert_or_assign(gcol_map_t *m, const void *d_keys, const void *d_values,
                                         size_t n, cudaStream_t s);
 
 /* Insert like gcol_map_insert and write, per input i, the value stored for
  * key i after the call (d_values_out) and whether input i inserted it
  * (d_inserted_out[i] = 1; may be NULL). Exactly one input per new key gets 1.
  * Skipped (reserved or not-fitting) inputs get empty_value and 0. */
-gcol_status_t gcol_map_insert_and_find(gcol_map_t *m, const void *d_keys, const void *d_values,
+GCOL_API gcol_status_t gcol_map_insert_and_find(gcol_map_t *m, const void *d_keys, const void *d_values,
                                        size_t n, void *d_values_out, uint8_t *d_inserted_out,
                                        cudaStream_t s);
 
 /* Reduce by key: an absent key is stored with its value; a present key's value
  * becomes op(stored, value) atomically, for every occurrence in the batch.
  * Integer ADD wraps; MIN/MAX compare as value_type (signed, unsigned or float). */
-gcol_status_t gcol_map_insert_or_apply(gcol_map_t *m, const void *d_keys, const void *d_values,
+GCOL_API gcol_status_t gcol_map_insert_or_apply(gcol_map_t *m, const void *d_keys, const void *d_values,
                                        size_t n, gcol_op_t op, cudaStream_t s);
 
 /* d_values_out[i] = value of d_keys[i], or empty_value where absent. */
-gcol_status_t gcol_map_find(const gcol_map_t *m, const void *d_keys, size_t n, void *d_values_out,
+GCOL_API gcol_status_t gcol_map_find(const gcol_map_t *m, const void *d_keys, size_t n, void *d_values_out,
                             cudaStream_t s);
 
 /* d_found_out[i] = 1 if d_keys[i] is present, else 0. */
-gcol_status_t gcol_map_contains(const gcol_map_t *m, const void *d_keys, size_t n,
+GCOL_API gcol_status_t gcol_map_contains(const gcol_map_t *m, const void *d_keys, size_t n,
                                 uint8_t *d_found_out, cudaStream_t s);
 
 /* Erase keys (their slots become tombstones that later inserts reuse).
  * d_num_erased (device, may be NULL) receives how many keys this call removed. */
-gcol_status_t gcol_map_erase(gcol_map_t *m, const void *d_keys, size_t n, size_t *d_num_erased,
+GCOL_API gcol_status_t gcol_map_erase(gcol_map_t *m, const void *d_keys, size_t n, size_t *d_num_erased,
                              cudaStream_t s);
 
 /* Write every stored pair densely, in unspecified order, to d_keys_out and
  * d_values_out (each with room for gcol_map_size() elements), and the count to
  * *h_count_out. Synchronizes; returns a latched error after writing. */
-gcol_status_t gcol_map_retrieve_all(const gcol_map_t *m, void *d_keys_out, void *d_values_out,
+GCOL_API gcol_status_t gcol_map_retrieve_all(gcol_map_t *m, void *d_keys_out, void *d_values_out,
                                     size_t *h_count_out, cudaStream_t s);
 
 /* Number of stored keys. Synchronizes; returns a latched error after writing. */
-gcol_status_t gcol_map_size(const gcol_map_t *m, size_t *h_size_out, cudaStream_t s);
+GCOL_API gcol_status_t gcol_map_size(gcol_map_t *m, size_t *h_size_out, cudaStream_t s);
 
 /* Number of slots (host-side, no device work). */
-gcol_status_t gcol_map_capacity(const gcol_map_t *m, size_t *h_capacity_out);
+GCOL_API gcol_status_t gcol_map_capacity(const gcol_map_t *m, size_t *h_capacity_out);
 
 /* Remove every pair (and tombstone) and clear latched errors; asynchronous. */
-gcol_status_t gcol_map_clear(gcol_map_t *m, cudaStream_t s);
+GCOL_API gcol_status_t gcol_map_clear(gcol_map_t *m, cudaStream_t s);
 
 /* Make room for capacity keys. A fixed map only checks: GCOL_SUCCESS if it
  * already has that many slots, else GCOL_ERROR_FULL. A growable map whose
  * max_load_factor * slots is below capacity rebuilds into enough slots
  * (asynchronous; GCOL_ERROR_OUT_OF_MEMORY as for growth); inserts then do
  * not grow it while its non-empty slots plus their n stay within capacity. */
-gcol_status_t gcol_map_reserve(gcol_map_t *m, size_t capacity, cudaStream_t s);
+GCOL_API gcol_status_t gcol_map_reserve(gcol_map_t *m, size_t capacity, cudaStream_t s);
 
 /* Synchronizes s; returns and clears the latched device-side error
  * (GCOL_ERROR_FULL before GCOL_ERROR_RESERVED_KEY), or GCOL_SUCCESS. */
-gcol_status_t gcol_map_status(gcol_map_t *m, cudaStream_t s);
+GCOL_API gcol_status_t gcol_map_status(gcol_map_t *m, cudaStream_t s);
 
 /* Device-side access for users' kernels: get a view on the host, pass it by
  * value to a kernel and use it through include/gcol/device/map.cuh (CUDA
@@ -245,8 +281,8 @@ typedef struct {
 typedef struct {
   gcol_map_view_t view;
 } gcol_map_mutable_view_t;
-gcol_status_t gcol_map_device_view(const gcol_map_t *m, gcol_map_view_t *view_out);
-gcol_status_t gcol_map_device_mutable_view(gcol_map_t *m, gcol_map_mutable_view_t *view_out);
+GCOL_API gcol_status_t gcol_map_device_view(const gcol_map_t *m, gcol_map_view_t *view_out);
+GCOL_API gcol_status_t gcol_map_device_mutable_view(gcol_map_t *m, gcol_map_mutable_view_t *view_out);
 
 /* ------------------------------------------------------------------------ */
 /* Device-scope primitives: select, reduce, exclusive scan                  */
@@ -311,7 +347,7 @@ typedef enum {
  *   item_bytes      1, 2, 4, 8 or 16
  *   order           GCOL_ORDER_STABLE or GCOL_ORDER_ANY
  *   s               stream */
-gcol_status_t gcol_select_flagged(void *d_temp, size_t *temp_bytes, const void *d_in, const uint8_t *d_flags,
+GCOL_API gcol_status_t gcol_select_flagged(void *d_temp, size_t *temp_bytes, const void *d_in, const uint8_t *d_flags,
                                   void *d_out, size_t *d_num_selected, size_t n, size_t item_bytes,
                                   gcol_order_t order, cudaStream_t s);
 
@@ -335,7 +371,7 @@ gcol_status_t gcol_select_flagged(void *d_temp, size_t *temp_bytes, const void *
  *   t                   any gcol_type_t
  *   op                  GCOL_OP_ADD, GCOL_OP_MIN or GCOL_OP_MAX
  *   s                   stream */
-gcol_status_t gcol_reduce(void *d_temp, size_t *temp_bytes, const void *d_in, void *d_out, size_t n,
+GCOL_API gcol_status_t gcol_reduce(void *d_temp, size_t *temp_bytes, const void *d_in, void *d_out, size_t n,
                           gcol_type_t t, gcol_op_t op, cudaStream_t s);
 
 /* Exclusive scan: d_out[0] = identity, d_out[i] = d_out[i-1] op d_in[i-1]
@@ -346,7 +382,7 @@ gcol_status_t gcol_reduce(void *d_temp, size_t *temp_bytes, const void *d_in, vo
  *   d_in                device, n elements of type t
  *   d_out               device, n elements of type t
  *   n, t, op, s         as for gcol_reduce */
-gcol_status_t gcol_exclusive_scan(void *d_temp, size_t *temp_bytes, const void *d_in, void *d_out, size_t n,
+GCOL_API gcol_status_t gcol_exclusive_scan(void *d_temp, size_t *temp_bytes, const void *d_in, void *d_out, size_t n,
                                   gcol_type_t t, gcol_op_t op, cudaStream_t s);
 
 /* ------------------------------------------------------------------------ */
@@ -371,7 +407,7 @@ typedef struct gcol_graph gcol_graph_t;
  * on the GPU; the call synchronizes s once to read the verdict.
  * Errors: GCOL_ERROR_INVALID_ARGUMENT for NULL/size errors (before any device
  * work) and for array contents that break the rules above; *g is then NULL. */
-gcol_status_t gcol_graph_create_csr(gcol_graph_t **g, size_t num_vertices, size_t num_edges,
+GCOL_API gcol_status_t gcol_graph_create_csr(gcol_graph_t **g, size_t num_vertices, size_t num_edges,
                                     const uint32_t *d_offsets, const uint32_t *d_targets,
                                     const float *d_weights, cudaStream_t s);
 
@@ -389,12 +425,12 @@ gcol_status_t gcol_graph_create_csr(gcol_graph_t **g, size_t num_vertices, size_
  * GPU).
  * Errors: GCOL_ERROR_INVALID_ARGUMENT for a zero or too large size, a NULL
  * cost array, another connectivity, or a cost < 0 or NaN. */
-gcol_status_t gcol_graph_create_grid3d(gcol_graph_t **g, uint32_t nx, uint32_t ny, uint32_t nz,
+GCOL_API gcol_status_t gcol_graph_create_grid3d(gcol_graph_t **g, uint32_t nx, uint32_t ny, uint32_t nz,
                                        const float *d_voxel_cost, int connectivity, cudaStream_t s);
 
 /* Free the graph. Waits for the device to finish pending work (cudaFree).
  * NULL is a no-op. */
-void gcol_graph_destroy(gcol_graph_t *g);
+GCOL_API void gcol_graph_destroy(gcol_graph_t *g);
 
 /* Shortest-path distances from every source to every target:
  * d_dist[i * row + j] = distance from d_sources[i] to d_targets[j], INFINITY
@@ -424,7 +460,7 @@ void gcol_graph_destroy(gcol_graph_t *g);
  * Errors: GCOL_ERROR_INVALID_ARGUMENT (NULL g, NULL pointers with work to do,
  * d_targets NULL with num_targets != vertex count, a table too large for
  * size_t); GCOL_ERROR_OUT_OF_MEMORY when not even one warp's scratch fits. */
-gcol_status_t gcol_sssp_many_to_many(const gcol_graph_t *g, const uint32_t *d_sources, size_t num_sources,
+GCOL_API gcol_status_t gcol_sssp_many_to_many(const gcol_graph_t *g, const uint32_t *d_sources, size_t num_sources,
                                      const uint32_t *d_targets, size_t num_targets, float *d_dist,
                                      cudaStream_t s);
 
@@ -461,27 +497,31 @@ typedef enum {
 /* The map's config plus what only multimaps have. (A separate struct, so
  * that gcol_map_config_t stays the maps' own.) */
 typedef struct {
-  gcol_map_config_t map;         /* types, capacity, sentinels, seed, allocator */
+  GCOL_CONFIG_HEADER
   gcol_multimap_engine_t engine;
   size_t num_buckets;            /* chained engines: bucket heads (< 2^32);
                                     0 (default) = 2 * capacity, i.e. load 0.5.
                                     Must be 0 for GCOL_MULTIMAP_OPEN. */
+  gcol_map_config_t map;         /* types, capacity, sentinels, seed, allocator.
+                                    Last, so that both structs can grow: the
+                                    multimap's own fields never move, and the
+                                    map's config carries its own size. */
 } gcol_multimap_config_t;
 
 /* gcol_map_config_default(key, value) with this engine and num_buckets 0. */
-gcol_multimap_config_t gcol_multimap_config_default(gcol_type_t key, gcol_type_t value,
+GCOL_API gcol_multimap_config_t gcol_multimap_config_default(gcol_type_t key, gcol_type_t value,
                                                     gcol_multimap_engine_t engine);
 
 /* Create an empty multimap; *mm is NULL on failure. Chained engines need
  * capacity < 2^32 - 1 (32-bit node links). Asynchronous on s. */
-gcol_status_t gcol_multimap_create(gcol_multimap_t **mm, const gcol_multimap_config_t *cfg, cudaStream_t s);
+GCOL_API gcol_status_t gcol_multimap_create(gcol_multimap_t **mm, const gcol_multimap_config_t *cfg, cudaStream_t s);
 
 /* Free; on the stream of the last call. NULL is a no-op. */
-void gcol_multimap_destroy(gcol_multimap_t *mm);
+GCOL_API void gcol_multimap_destroy(gcol_multimap_t *mm);
 
 /* Insert n pairs, every one kept. d_num_inserted (device, may be NULL)
  * receives how many this call stored (set to 0 first, also for n == 0). */
-gcol_status_t gcol_multimap_insert(gcol_multimap_t *mm, const void *d_keys, const void *d_values, size_t n,
+GCOL_API gcol_status_t gcol_multimap_insert(gcol_multimap_t *mm, const void *d_keys, const void *d_values, size_t n,
                                    size_t *d_num_inserted, cudaStream_t s);
 
 /* Count stored pairs per query key: d_counts[i] (device, n size_t, may be
@@ -489,7 +529,7 @@ gcol_status_t gcol_multimap_insert(gcol_multimap_t *mm, const void *d_keys, cons
  * NULL) = the sum over the batch (0 for n == 0), which is exactly the output
  * size gcol_multimap_retrieve needs for the same batch. Sentinel queries
  * count 0 and latch GCOL_ERROR_RESERVED_KEY. */
-gcol_status_t gcol_multimap_count(const gcol_multimap_t *mm, const void *d_keys, size_t n, size_t *d_counts,
+GCOL_API gcol_status_t gcol_multimap_count(const gcol_multimap_t *mm, const void *d_keys, size_t n, size_t *d_counts,
                                   size_t *d_total, cudaStream_t s);
 
 /* Every stored pair whose key equals one of d_keys[0..n), each tagged with
@@ -511,28 +551,28 @@ gcol_status_t gcol_multimap_count(const gcol_multimap_t *mm, const void *d_keys,
  * (which ones is unspecified) are written, nothing past out_capacity, and no
  * error is latched: compare *d_total with out_capacity. Call
  * gcol_multimap_count first to size the outputs exactly. */
-gcol_status_t gcol_multimap_retrieve(void *d_temp, size_t *temp_bytes, const gcol_multimap_t *mm,
+GCOL_API gcol_status_t gcol_multimap_retrieve(void *d_temp, size_t *temp_bytes, const gcol_multimap_t *mm,
                                      const void *d_keys, size_t n, void *d_keys_out, void *d_values_out,
                                      size_t *d_query_out, size_t out_capacity, size_t *d_total, cudaStream_t s);
 
 /* Every stored pair, in unspecified order, to d_keys_out and d_values_out
  * (room for gcol_multimap_size() each); *h_count_out = pairs written.
  * Synchronizes; returns a latched error after writing. */
-gcol_status_t gcol_multimap_retrieve_all(const gcol_multimap_t *mm, void *d_keys_out, void *d_values_out,
+GCOL_API gcol_status_t gcol_multimap_retrieve_all(gcol_multimap_t *mm, void *d_keys_out, void *d_values_out,
                                          size_t *h_count_out, cudaStream_t s);
 
 /* Stored pairs. Synchronizes; returns a latched error after writing. */
-gcol_status_t gcol_multimap_size(const gcol_multimap_t *mm, size_t *h_size_out, cudaStream_t s);
+GCOL_API gcol_status_t gcol_multimap_size(gcol_multimap_t *mm, size_t *h_size_out, cudaStream_t s);
 
 /* Pairs the multimap can hold at most (slots or pool nodes; host-side). */
-gcol_status_t gcol_multimap_capacity(const gcol_multimap_t *mm, size_t *h_capacity_out);
+GCOL_API gcol_status_t gcol_multimap_capacity(const gcol_multimap_t *mm, size_t *h_capacity_out);
 
 /* Remove every pair and clear latched errors; asynchronous. */
-gcol_status_t gcol_multimap_clear(gcol_multimap_t *mm, cudaStream_t s);
+GCOL_API gcol_status_t gcol_multimap_clear(gcol_multimap_t *mm, cudaStream_t s);
 
 /* Synchronizes s; returns and clears the latched error (FULL before
  * RESERVED_KEY), or GCOL_SUCCESS. */
-gcol_status_t gcol_multimap_status(gcol_multimap_t *mm, cudaStream_t s);
+GCOL_API gcol_status_t gcol_multimap_status(gcol_multimap_t *mm, cudaStream_t s);
 
 #ifdef __cplusplus
 }

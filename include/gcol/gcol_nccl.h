@@ -92,40 +92,40 @@ typedef struct gcol_dist_map gcol_dist_map_t;
  * GCOL_ERROR_INVALID_ARGUMENT with *map NULL. (A NULL comm is refused
  * locally; the other ranks then wait in NCCL for this one, as with any NCCL
  * collective that one rank skips.) */
-gcol_status_t gcol_dist_map_create(gcol_dist_map_t **map, const gcol_map_config_t *cfg,
+GCOL_API gcol_status_t gcol_dist_map_create(gcol_dist_map_t **map, const gcol_map_config_t *cfg,
                                    ncclComm_t comm, cudaStream_t s);
 
 /* Free this rank's shard (local, not collective). NULL is a no-op. */
-void gcol_dist_map_destroy(gcol_dist_map_t *map);
+GCOL_API void gcol_dist_map_destroy(gcol_dist_map_t *map);
 
 /* Collective bulk operations; each rank's batch is in its own device memory.
  * Semantics per key are those of the gcol_map call of the same name (the
  * first insert of a key wins, also across ranks; insert_or_assign stores one
  * of the values; insert_or_apply applies op for every occurrence). */
-gcol_status_t gcol_dist_map_insert(gcol_dist_map_t *m, const void *d_keys, const void *d_values,
+GCOL_API gcol_status_t gcol_dist_map_insert(gcol_dist_map_t *m, const void *d_keys, const void *d_values,
                                    size_t n, cudaStream_t s);
-gcol_status_t gcol_dist_map_insert_or_assign(gcol_dist_map_t *m, const void *d_keys,
+GCOL_API gcol_status_t gcol_dist_map_insert_or_assign(gcol_dist_map_t *m, const void *d_keys,
                                              const void *d_values, size_t n, cudaStream_t s);
-gcol_status_t gcol_dist_map_insert_or_apply(gcol_dist_map_t *m, const void *d_keys,
+GCOL_API gcol_status_t gcol_dist_map_insert_or_apply(gcol_dist_map_t *m, const void *d_keys,
                                             const void *d_values, size_t n, gcol_op_t op,
                                             cudaStream_t s);
 /* d_values_out[i] = value of d_keys[i] on its owner shard, or empty_value. */
-gcol_status_t gcol_dist_map_find(gcol_dist_map_t *m, const void *d_keys, size_t n,
+GCOL_API gcol_status_t gcol_dist_map_find(gcol_dist_map_t *m, const void *d_keys, size_t n,
                                  void *d_values_out, cudaStream_t s);
 /* d_found_out[i] = 1 if d_keys[i] is present on its owner shard, else 0. */
-gcol_status_t gcol_dist_map_contains(gcol_dist_map_t *m, const void *d_keys, size_t n,
+GCOL_API gcol_status_t gcol_dist_map_contains(gcol_dist_map_t *m, const void *d_keys, size_t n,
                                      uint8_t *d_found_out, cudaStream_t s);
-gcol_status_t gcol_dist_map_erase(gcol_dist_map_t *m, const void *d_keys, size_t n,
+GCOL_API gcol_status_t gcol_dist_map_erase(gcol_dist_map_t *m, const void *d_keys, size_t n,
                                   cudaStream_t s);
 
 /* Collective: the number of keys stored on all shards together. */
-gcol_status_t gcol_dist_map_size(gcol_dist_map_t *m, size_t *h_size_out, cudaStream_t s);
+GCOL_API gcol_status_t gcol_dist_map_size(gcol_dist_map_t *m, size_t *h_size_out, cudaStream_t s);
 
 /* Collective (every rank calls it): write this rank's shard's pairs to
  * d_keys_out / d_values_out (room for gcol_map_size(gcol_dist_map_shard(m))
  * pairs; non-NULL even for an empty shard) and their count to *h_count_out; the union over the ranks is the
  * whole map. The status is collective as for the other calls. */
-gcol_status_t gcol_dist_map_retrieve_all(gcol_dist_map_t *m, void *d_keys_out, void *d_values_out,
+GCOL_API gcol_status_t gcol_dist_map_retrieve_all(gcol_dist_map_t *m, void *d_keys_out, void *d_values_out,
                                          size_t *h_count_out, cudaStream_t s);
 
 /* This rank's shard, for local reads (gcol_map_size, gcol_map_find of keys
@@ -135,7 +135,7 @@ gcol_map_t *gcol_dist_map_shard(gcol_dist_map_t *m);
 
 /* The rank that owns key (its bits, zero-extended to 64) in a communicator
  * of nranks ranks; the same function every call uses. -1 if nranks < 1. */
-int gcol_dist_owner(uint64_t key, int nranks);
+GCOL_API int gcol_dist_owner(uint64_t key, int nranks);
 
 /* Pairs per peer per round for a communicator of nranks ranks (the chunking
  * heuristic): max(2^18, 2^24 / nranks), so that one round receives at most
@@ -143,17 +143,17 @@ int gcol_dist_owner(uint64_t key, int nranks);
  * far above NCCL's per-round latency of tens of microseconds) while a large
  * batch still splits into enough rounds to overlap transfer and insertion,
  * and the two receive buffers stay near 2 x 2^24 pairs. */
-size_t gcol_dist_round_pairs(int nranks);
+GCOL_API size_t gcol_dist_round_pairs(int nranks);
 
 /* The ncclResult_t (as int) behind the most recent failure that NCCL
  * reported on this host thread (such failures return GCOL_ERROR_CUDA, or
  * GCOL_ERROR_INVALID_ARGUMENT for NCCL's invalid argument or usage); 0 if none. */
-int gcol_dist_last_nccl_error(void);
+GCOL_API int gcol_dist_last_nccl_error(void);
 
 /* Queue the calls that follow on this host thread until gcol_dist_group_end. */
-gcol_status_t gcol_dist_group_start(void);
+GCOL_API gcol_status_t gcol_dist_group_start(void);
 /* Run the queued calls together; see "Several GPUs in one process". */
-gcol_status_t gcol_dist_group_end(void);
+GCOL_API gcol_status_t gcol_dist_group_end(void);
 
 #ifdef __cplusplus
 }

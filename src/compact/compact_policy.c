@@ -7,11 +7,11 @@
  * 2,048 items keeps the counter off the critical path. */
 static const gcol_select_policy_t rows[] = {
     /* default (pre-Ampere GPUs run the sm_80 code through PTX) */
-    {0, 256, 8, GCOL_AGG_BLOCK},
+    {0, 256, GCOL_SELECT_ITEMS, GCOL_AGG_BLOCK},
     /* sm_80 (A100) */
-    {8, 256, 8, GCOL_AGG_BLOCK},
+    {8, 256, GCOL_SELECT_ITEMS, GCOL_AGG_BLOCK},
     /* sm_90 (H100) */
-    {9, 256, 8, GCOL_AGG_BLOCK},
+    {9, 256, GCOL_SELECT_ITEMS, GCOL_AGG_BLOCK},
 };
 
 gcol_select_policy_t gcol_select_policy_for(int cc_major) {
@@ -19,12 +19,4 @@ gcol_select_policy_t gcol_select_policy_for(int cc_major) {
   for (unsigned i = 0; i < sizeof rows / sizeof rows[0]; ++i)
     if (rows[i].min_cc_major <= cc_major) p = rows[i];
   return p;
-}
-
-int gcol_select_policy_supported(const gcol_select_policy_t *p) {
-  if (!p) return 0;
-  int items = p->items_per_thread;
-  return p->block_threads >= 32 && p->block_threads <= 1024 && p->block_threads % 32 == 0 &&
-         (items == 4 || items == 8 || items == 16) &&
-         (p->aggregate == GCOL_AGG_THREAD || p->aggregate == GCOL_AGG_WARP || p->aggregate == GCOL_AGG_BLOCK);
 }

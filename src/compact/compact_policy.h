@@ -11,6 +11,10 @@ extern "C" {
  * kept for the benchmark), once per warp, or once per block. */
 typedef enum { GCOL_AGG_THREAD = 0, GCOL_AGG_WARP = 1, GCOL_AGG_BLOCK = 2 } gcol_aggregation_t;
 
+/* Items per thread of the shipped kernels, at block-level aggregation (every
+ * row picks them; a row that wants another adds it here). */
+#define GCOL_SELECT_ITEMS 8
+
 typedef struct {
   int min_cc_major;             /* first compute capability major the row applies to */
   int block_threads;            /* a multiple of 32, 32..1024 */
@@ -21,7 +25,8 @@ typedef struct {
 /* The row for a compute capability (the last row whose min_cc_major <= cc_major). */
 gcol_select_policy_t gcol_select_policy_for(int cc_major);
 
-/* 1 if the library is compiled for this policy (block size, items, level). */
+/* 1 if the library is compiled for this policy (block size, items, level;
+ * select_any.cu). */
 int gcol_select_policy_supported(const gcol_select_policy_t *p);
 
 #ifdef __cplusplus

@@ -4,6 +4,7 @@
 
 #include "gcol/gcol.h"
 #include <cuda_runtime_api.h>
+#include "core/error.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,11 +1,7 @@
-/* Status strings, the last CUDA error, the device check and NVTX ranges. */
+/* The public status queries: strings, the last CUDA error and message of
+ * this thread, type sizes. (The internals that set them: error.c,
+ * cuda_status.c.) */
 #include "common.h"
-
-#ifndef GCOL_NVTX_DISABLE
-#include <nvtx3/nvToolsExt.h>
-#endif
-
-static _Thread_local int last_cuda_error = 0;
 
 const char *gcol_status_string(gcol_status_t s) {
   switch (s) {
@@ -16,11 +12,14 @@ const char *gcol_status_string(gcol_status_t s) {
     case GCOL_ERROR_CUDA: return "GCOL_ERROR_CUDA: CUDA error (see gcol_last_cuda_error)";
     case GCOL_ERROR_FULL: return "GCOL_ERROR_FULL: the container could not take every key";
     case GCOL_ERROR_RESERVED_KEY: return "GCOL_ERROR_RESERVED_KEY: input held a sentinel key";
+    case GCOL_ERROR_NCCL: return "GCOL_ERROR_NCCL: NCCL error (libgcol_nccl; see gcol_dist_last_nccl_error)";
   }
   return "unknown gcol_status_t";
 }
 
-int gcol_last_cuda_error(void) { return last_cuda_error; }
+int gcol_last_cuda_error(void) { return gcol_tls_cuda_error; }
+
+const char *gcol_last_error_message(void) { return gcol_tls_message; }
 
 size_t gcol_type_size(gcol_type_t t) {
   switch (t) {
@@ -30,58 +29,3 @@ size_t gcol_type_size(gcol_type_t t) {
   return 0;
 }
 
-gcol_status_t gcol_from_cuda(cudaError_t e) {
-  if (e == cudaSuccess) return GCOL_SUCCESS;
-  last_cuda_error = (int)e;
-  switch (e) {
-    case cudaErrorMemoryAllocation: return GCOL_ERROR_OUT_OF_MEMORY;
-    case cudaErrorNoDevice:
-    case cudaErrorInsufficientDriver:
-    case cudaErrorInitializationError: /* falls through: no driver behind it */
-    case cudaErrorSystemDriverMismatch:
-    case cudaErrorCompatNotSupportedOnDevice:
-    case cudaErrorDevicesUnavailable:
-      return GCOL_ERROR_NO_DEVICE;
-    default: return GCOL_ERROR_CUDA;
-  }
-}
-
-gcol_status_t gcol_require_device(void) {
-  static _Thread_local int checked = 0; /* 1: usable */
-  if (checked) return GCOL_SUCCESS;
-  int count = 0;
-  cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) {
-    gcol_status_t s = gcol_from_cuda(e);
-    return s == GCOL_ERROR_CUDA ? GCOL_ERROR_NO_DEVICE : s;
-  }
-  if (count == 0) {
-    last_cuda_error = (int)cudaErrorNoDevice;
-    return GCOL_ERROR_NO_DEVICE;
-  }
-  checked = 1;
-  return GCOL_SUCCESS;
-}
-
-gcol_status_t gcol_current_device_info(gcol_device_info_t *info) {
-  GCOL_TRY(gcol_require_device());
-  GCOL_CUDA_TRY(cudaGetDevice(&info->device));
-  GCOL_CUDA_TRY(cudaDeviceGetAttribute(&info->cc_major, cudaDevAttrComputeCapabilityMajor, info->device));
-  GCOL_CUDA_TRY(cudaDeviceGetAttribute(&info->cc_minor, cudaDevAttrComputeCapabilityMinor, info->device));
-  GCOL_CUDA_TRY(cudaDeviceGetAttribute(&info->num_sms, cudaDevAttrMultiProcessorCount, info->device));
-  return GCOL_SUCCESS;
-}
-
-void gcol_nvtx_push(const char *name) {
-#ifndef GCOL_NVTX_DISABLE
-  nvtxRangePushA(name);
-#else
-  (void)name;
-#endif
-}
-
-void gcol_nvtx_pop(void) {
-#ifndef GCOL_NVTX_DISABLE
-  nvtxRangePop();
-#endif
-}

@@ -27,7 +27,7 @@
  * synchronization) and, if the batch does not fit, rebuild with the size
  * gcol_map_growth_target picks. Tombstones count as used, so erase-heavy
  * workloads get rebuilt (purged) instead of probing ever longer. */
-#include "core/nvtx_scope.h"
+#include "core/api_scope.h"
 #include "map_object.h"
 
 namespace gcol {
@@ -52,7 +52,7 @@ gcol_status_t read_counts(const gcol_map *m, size_t *live, size_t *used, cudaStr
  * first: when one fails the old table is untouched. The move consumes the
  * old table, so nothing may fail after it starts but a kernel launch. */
 gcol_status_t rebuild(gcol_map *m, size_t capacity, bool empty, cudaStream_t s) {
-  nvtx_scope r("gcol_map_grow");
+  api_scope r("gcol_map_grow");
   uint32_t nb = table_buckets(m, capacity);
   if (nb == 0) return GCOL_ERROR_OUT_OF_MEMORY; /* more buckets than the probe sequence addresses */
   table_t nt;

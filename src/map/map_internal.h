@@ -1,4 +1,4 @@
-/* The map object. Internal; tests may use gcol_map_set_policy_for_testing. */
+/* Map internals shared by the host files, libgcol_nccl and the tests. */
 #ifndef GCOL_SRC_MAP_MAP_INTERNAL_H
 #define GCOL_SRC_MAP_MAP_INTERNAL_H
 
@@ -8,10 +8,13 @@
 extern "C" {
 #endif
 
-/* Run the map's kernels with another probing tile (1, 2, 4 or 8) and, for
+/* (libgcol_testing.a only: tests/support/map_policy_override.cu.) Run the map's kernels with another probing tile (1, 2, 4 or 8) and, for
  * 16-byte slots, the pre-sm_90 claim scheme (key_cas = 1). Only for tests and
  * the benchmark's tile sweep; the map must be empty. */
 gcol_status_t gcol_map_set_policy_for_testing(gcol_map_t *m, int tile, int key_cas);
+
+/* All ones in the low `bytes` bytes (4 or 8): the default empty sentinel. */
+uint64_t gcol_all_ones(size_t bytes);
 
 /* Slots in one bucket of a map with this probing tile and pair. */
 size_t gcol_map_bucket_slots(int tile, size_t key_bytes, size_t value_bytes);
@@ -19,8 +22,16 @@ size_t gcol_map_bucket_slots(int tile, size_t key_bytes, size_t value_bytes);
 /* The smallest prime >= x (x < 2^31); 0 if none fits. */
 uint32_t gcol_next_prime(uint32_t x);
 
-/* Validate a config (host-side); GCOL_SUCCESS or GCOL_ERROR_INVALID_ARGUMENT. */
+/* Validate a config's values (host-side); GCOL_SUCCESS or
+ * GCOL_ERROR_INVALID_ARGUMENT with a message naming the field. */
 gcol_status_t gcol_map_config_check(const gcol_map_config_t *cfg);
+
+/* A caller's config, of any size a 1.x header made (see GCOL_CONFIG_HEADER),
+ * as this library's struct, checked. */
+gcol_status_t gcol_map_config_take(const gcol_map_config_t *in, gcol_map_config_t *out);
+
+/* sizeof(gcol_map_config_t) in gcol 1.0: the shortest struct accepted. */
+#define GCOL_MAP_CONFIG_SIZE_1_0 ((size_t)112)
 
 /* The max_load_factor range of growable maps. */
 #define GCOL_MAP_MIN_GROW_LOAD 0.1

@@ -7,7 +7,10 @@
 #include "map_internal.h"
 #include "map_ops.h"
 
+#define GCOL_MAP_MAGIC 0x4d6c6367u /* a live map; 0 once destroyed */
+
 struct gcol_map {
+  uint32_t magic;
   gcol_map_config_t cfg;
   int kb, vb;                      /* key and value widths in bytes */
   gcol::detail::table_ref t;       /* what the kernels see */
@@ -64,6 +67,10 @@ gcol_status_t table_install(gcol_map *m, const table_t &nt, cudaStream_t s);
  * holds them under max_load_factor (may synchronize s, see gcol.h). A no-op
  * for fixed maps. GCOL_ERROR_OUT_OF_MEMORY leaves the map as it was. */
 gcol_status_t map_make_room(gcol_map *m, size_t n, cudaStream_t s);
+
+/* A fresh, empty table of cfg.capacity slots for the map's current tile
+ * (views of the old one end); on failure the map keeps what it had. */
+gcol_status_t map_reset_table(gcol_map *m, cudaStream_t s);
 
 /* gcol_map_reserve of a growable map. */
 gcol_status_t map_reserve_growable(gcol_map *m, size_t keys, cudaStream_t s);

@@ -6,6 +6,7 @@
 #include "map_ops.h"
 #include "map_kernels.cuh"
 #include "map_rebuild.cuh"
+#include "map_policy.h"
 
 namespace gcol {
 namespace detail {
@@ -21,13 +22,17 @@ static unsigned grid_for(Kernel k, const launch_cfg &l, size_t threads_needed) {
   return (unsigned)(want < full ? (want ? want : 1) : full);
 }
 
-/* Call f with the tile size as a compile-time constant (f(tile_c<T>())). */
+/* Call f with the tile size as a compile-time constant (f(tile_c<T>())).
+ * The shipped library compiles the tile its policy rows pick for the slot
+ * size SB (map_policy.h); the test and bench build (GCOL_TESTING) every
+ * tile the sweeps try. */
 template <int T>
 struct tile_c {
   static constexpr int value = T;
 };
-template <class F>
+template <int SB, class F>
 static cudaError_t with_tile(int tile, F f) {
+#ifdef GCOL_TESTING
   switch (tile) {
     case 1: f(tile_c<1>()); break;
     case 2: f(tile_c<2>()); break;
@@ -35,6 +40,11 @@ static cudaError_t with_tile(int tile, F f) {
     case 8: f(tile_c<8>()); break;
     default: return cudaErrorInvalidValue;
   }
+#else
+  constexpr int T = SB == 8 ? GCOL_MAP_TILE8 : GCOL_MAP_TILE16;
+  if (tile != T) return cudaErrorInvalidValue;
+  f(tile_c<T>());
+#endif
   return cudaGetLastError();
 }
 
@@ -42,7 +52,7 @@ template <int KB, int VB>
 cudaError_t map_ops<KB, VB>::upsert(const launch_cfg &l, const table_ref &t, const void *keys,
                                     const void *values, size_t n, upsert_args a, void *values_out,
                                     uint8_t *inserted_out, unsigned long long *d_count, cudaStream_t s) {
-  return with_tile(l.tile, [&](auto tc) {
+  return with_tile<(KB == 4 && VB == 4) ? 8 : 16>(l.tile, [&](auto tc) {
     constexpr int T = decltype(tc)::value;
     auto k = values_out ? upsert_kernel<T, KB, VB, UPSERT_INSERT, true>
              : a.mode == UPSERT_INSERT ? upsert_kernel<T, KB, VB, UPSERT_INSERT, false>
@@ -55,7 +65,7 @@ cudaError_t map_ops<KB, VB>::upsert(const launch_cfg &l, const table_ref &t, con
 template <int KB, int VB>
 cudaError_t map_ops<KB, VB>::find(const launch_cfg &l, const table_ref &t, const void *keys, size_t n,
                                   void *out, bool contains, cudaStream_t s) {
-  return with_tile(l.tile, [&](auto tc) {
+  return with_tile<(KB == 4 && VB == 4) ? 8 : 16>(l.tile, [&](auto tc) {
     constexpr int T = decltype(tc)::value;
     auto k = find_kernel<T, KB, VB>;
     k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(t, keys, n, out, contains);
@@ -65,7 +75,7 @@ cudaError_t map_ops<KB, VB>::find(const launch_cfg &l, const table_ref &t, const
 template <int KB, int VB>
 cudaError_t map_ops<KB, VB>::erase(const launch_cfg &l, const table_ref &t, const void *keys, size_t n,
                                    unsigned long long *d_count, cudaStream_t s) {
-  return with_tile(l.tile, [&](auto tc) {
+  return with_tile<(KB == 4 && VB == 4) ? 8 : 16>(l.tile, [&](auto tc) {
     constexpr int T = decltype(tc)::value;
     auto k = erase_kernel<T, KB, VB>;
     k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(t, keys, n, d_count);
@@ -82,7 +92,7 @@ cudaError_t map_ops<KB, VB>::fill(const launch_cfg &l, const table_ref &t, size_
 template <int KB, int VB>
 cudaError_t map_ops<KB, VB>::rehash(const launch_cfg &l, const table_ref &from, const table_ref &to,
                                     cudaStream_t s) {
-  return with_tile(l.tile, [&](auto tc) {
+  return with_tile<(KB == 4 && VB == 4) ? 8 : 16>(l.tile, [&](auto tc) {
     constexpr int T = decltype(tc)::value, SB = (KB == 4 && VB == 4) ? 8 : 16;
     constexpr uint32_t seg = rebuild_shape<T, SB>::segment_buckets;
     uint32_t segments = (to.num_buckets + seg - 1) / seg, warps = GCOL_REBUILD_BLOCK / 32;

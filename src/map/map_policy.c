@@ -22,11 +22,11 @@
  * gcol/device/detail/map_bulk.cuh). */
 static const gcol_map_policy_t rows[] = {
     /* default (sm_70 and older run the sm_80 row's code through PTX) */
-    {0, 256, 2, 4, 1},
+    {0, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 1},
     /* sm_80: no 128-bit CAS */
-    {8, 256, 2, 4, 1},
+    {8, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 1},
     /* sm_90: CAS128 claims 16-byte pairs */
-    {9, 256, 2, 4, 0},
+    {9, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 0},
 };
 
 gcol_map_policy_t gcol_map_policy_for(int cc_major) {

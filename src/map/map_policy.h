@@ -7,6 +7,13 @@
 extern "C" {
 #endif
 
+/* The probing tiles the library's kernels are compiled for (every policy
+ * row picks these; a row that wants another adds it here, and the shipped
+ * kernels follow). Test and bench builds (GCOL_TESTING) compile 1, 2, 4 and
+ * 8 for sweeps. */
+#define GCOL_MAP_TILE8 2  /* maps with 8-byte slots (4-byte key and value) */
+#define GCOL_MAP_TILE16 4 /* maps with 16-byte slots */
+
 typedef struct {
   int min_cc_major;  /* first compute capability major the row applies to */
   int block_threads; /* threads per block of the bulk kernels */

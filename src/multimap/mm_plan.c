@@ -1,10 +1,19 @@
 /* Multimap config defaults, checks and array sizes (no GPU needed). */
+#include <stddef.h>
+#include <string.h>
 #include "mm_plan.h"
+#include "core/common.h"
+#include "core/config_abi.h"
 #include "map/map_internal.h"
+
+#define BAD(...) gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, __VA_ARGS__)
 
 gcol_multimap_config_t gcol_multimap_config_default(gcol_type_t key, gcol_type_t value,
                                                     gcol_multimap_engine_t engine) {
   gcol_multimap_config_t c;
+  memset(&c, 0, sizeof c);
+  gcol_config_header_t h = gcol_config_header(sizeof c);
+  memcpy(&c, &h, sizeof h);
   c.map = gcol_map_config_default(key, value);
   c.engine = engine;
   c.num_buckets = 0;
@@ -16,13 +25,13 @@ static int chained(gcol_multimap_engine_t e) {
 }
 
 static gcol_status_t plan_open(const gcol_multimap_config_t *cfg, gcol_mm_plan_t *p) {
-  if (cfg->num_buckets) return GCOL_ERROR_INVALID_ARGUMENT;
+  if (cfg->num_buckets) return BAD("cfg->num_buckets is %zu; GCOL_MULTIMAP_OPEN takes 0", cfg->num_buckets);
   p->tile = p->slot_bytes == 8 ? GCOL_MM_TILE8 : GCOL_MM_TILE16;
   size_t per_bucket = gcol_map_bucket_slots(p->tile, (size_t)p->kb, (size_t)p->vb);
   size_t want = cfg->map.capacity / per_bucket + (cfg->map.capacity % per_bucket != 0);
   if (want < 2) want = 2;
   p->num_buckets = want < 0x7fffffffULL ? gcol_next_prime((uint32_t)want) : 0;
-  if (!p->num_buckets) return GCOL_ERROR_INVALID_ARGUMENT;
+  if (!p->num_buckets) return BAD("cfg->map.capacity %zu needs more than 2^31 buckets", cfg->map.capacity);
   p->capacity = (size_t)p->num_buckets * per_bucket;
   p->table_bytes = (size_t)p->num_buckets * (size_t)p->tile * 16;
   return GCOL_SUCCESS;
@@ -30,9 +39,10 @@ static gcol_status_t plan_open(const gcol_multimap_config_t *cfg, gcol_mm_plan_t
 
 static gcol_status_t plan_chained(const gcol_multimap_config_t *cfg, gcol_mm_plan_t *p) {
   size_t cap = cfg->map.capacity, nb = cfg->num_buckets;
-  if (cap >= GCOL_MM_NIL) return GCOL_ERROR_INVALID_ARGUMENT; /* links are 32-bit */
+  if (cap >= GCOL_MM_NIL) /* links are 32-bit */
+    return BAD("cfg->map.capacity %zu: chained engines hold fewer than 2^32 - 1 pairs", cap);
   if (!nb) nb = cap < GCOL_MM_NIL / 2 ? 2 * cap : GCOL_MM_NIL - 1;
-  if (nb >= GCOL_MM_NIL) return GCOL_ERROR_INVALID_ARGUMENT;
+  if (nb >= GCOL_MM_NIL) return BAD("cfg->num_buckets %zu is not below 2^32 - 1", nb);
   size_t per_chunk = p->slot_bytes == 8 ? 2 : 1;
   p->tile = 1;
   p->num_buckets = (uint32_t)nb;
@@ -45,11 +55,9 @@ static gcol_status_t plan_chained(const gcol_multimap_config_t *cfg, gcol_mm_pla
 }
 
 gcol_status_t gcol_mm_plan(const gcol_multimap_config_t *cfg, gcol_mm_plan_t *p) {
-  if (!cfg || !p) return GCOL_ERROR_INVALID_ARGUMENT;
-  if (gcol_map_config_check(&cfg->map) != GCOL_SUCCESS) return GCOL_ERROR_INVALID_ARGUMENT;
-  if (cfg->map.growable) return GCOL_ERROR_INVALID_ARGUMENT; /* growable multimaps: not built */
-  const gcol_allocator_t *a = &cfg->map.allocator;
-  if ((a->alloc == NULL) != (a->free == NULL)) return GCOL_ERROR_INVALID_ARGUMENT; /* both or neither */
+  if (!cfg || !p) return BAD("cfg is NULL");
+  GCOL_TRY(gcol_map_config_check(&cfg->map));
+  if (cfg->map.growable) return BAD("cfg->map.growable: growable multimaps are not built");
   gcol_mm_plan_t z = {GCOL_MULTIMAP_OPEN, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   *p = z;
   p->engine = cfg->engine;
@@ -57,6 +65,19 @@ gcol_status_t gcol_mm_plan(const gcol_multimap_config_t *cfg, gcol_mm_plan_t *p)
   p->vb = (int)gcol_type_size(cfg->map.value_type);
   p->slot_bytes = p->kb == 4 && p->vb == 4 ? 8 : 16;
   if (cfg->engine == GCOL_MULTIMAP_OPEN) return plan_open(cfg, p);
-  if (!chained(cfg->engine)) return GCOL_ERROR_INVALID_ARGUMENT;
+  if (!chained(cfg->engine)) return BAD("cfg->engine %d is not a gcol_multimap_engine_t", (int)cfg->engine);
   return plan_chained(cfg, p);
+}
+
+gcol_status_t gcol_multimap_config_take(const gcol_multimap_config_t *in, gcol_multimap_config_t *out) {
+  *out = gcol_multimap_config_default(GCOL_U64, GCOL_U64, GCOL_MULTIMAP_OPEN);
+  /* the multimap's own fields, then the map's config with its own size */
+  const size_t own = offsetof(gcol_multimap_config_t, map);
+  GCOL_TRY(gcol_config_take(in, out, own + GCOL_MAP_CONFIG_SIZE_1_0, sizeof *out, "cfg"));
+  gcol_map_config_t map = out->map;
+  GCOL_TRY(gcol_map_config_take(&in->map, &map));
+  if (in->size != own + in->map.size)
+    return BAD("cfg->size %zu is not its own fields (%zu bytes) plus cfg->map.size %zu", in->size, own, in->map.size);
+  out->map = map;
+  return GCOL_SUCCESS;
 }

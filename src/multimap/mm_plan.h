@@ -38,8 +38,13 @@ typedef struct {
   size_t lock_bytes;       /* GCOL_MULTIMAP_CHAINED: 4-byte locks, one per bucket */
 } gcol_mm_plan_t;
 
+/* A caller's config, of any size a 1.x header made, as this library's
+ * struct (header and map config checked; see GCOL_CONFIG_HEADER). */
+gcol_status_t gcol_multimap_config_take(const gcol_multimap_config_t *in, gcol_multimap_config_t *out);
+
 /* Check a config and size its arrays; GCOL_SUCCESS or
- * GCOL_ERROR_INVALID_ARGUMENT (also when an array would not fit in size_t). */
+ * GCOL_ERROR_INVALID_ARGUMENT with a message (also when an array would not
+ * fit in size_t). */
 gcol_status_t gcol_mm_plan(const gcol_multimap_config_t *cfg, gcol_mm_plan_t *p);
 
 #ifdef __cplusplus

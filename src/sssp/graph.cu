@@ -5,10 +5,10 @@
 #include <stdlib.h>
 
 #include "core/common.h"
-#include "core/nvtx_scope.h"
+#include "core/api_scope.h"
 #include "sssp/graph_internal.h"
 
-using gcol::detail::nvtx_scope;
+using gcol::detail::api_scope;
 
 namespace {
 
@@ -118,7 +118,7 @@ extern "C" gcol_status_t gcol_graph_create_csr(gcol_graph_t **out, size_t num_ve
   if (num_vertices == 0 || num_vertices > UINT32_MAX || num_edges > UINT32_MAX || !d_offsets ||
       (num_edges && (!d_targets || !d_weights)))
     return GCOL_ERROR_INVALID_ARGUMENT;
-  nvtx_scope r("gcol_graph_create_csr");
+  api_scope r("gcol_graph_create_csr");
   GCOL_TRY(gcol_require_device());
   gcol_graph *g = (gcol_graph *)calloc(1, sizeof *g);
   if (!g) return GCOL_ERROR_OUT_OF_MEMORY;
@@ -143,7 +143,7 @@ extern "C" gcol_status_t gcol_graph_create_grid3d(gcol_graph_t **out, uint32_t n
   uint64_t n = (uint64_t)nx * ny * nz;
   if (n == 0 || n > UINT32_MAX || !d_voxel_cost || !gcol_grid_connectivity_class(connectivity, &max_class))
     return GCOL_ERROR_INVALID_ARGUMENT;
-  nvtx_scope r("gcol_graph_create_grid3d");
+  api_scope r("gcol_graph_create_grid3d");
   GCOL_TRY(gcol_require_device());
   gcol_graph *g = (gcol_graph *)calloc(1, sizeof *g);
   if (!g) return GCOL_ERROR_OUT_OF_MEMORY;
@@ -163,6 +163,6 @@ extern "C" gcol_status_t gcol_graph_create_grid3d(gcol_graph_t **out, uint32_t n
 }
 
 extern "C" void gcol_graph_destroy(gcol_graph_t *g) {
-  nvtx_scope r("gcol_graph_destroy");
+  api_scope r("gcol_graph_destroy");
   free_graph(g);
 }

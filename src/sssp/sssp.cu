@@ -12,16 +12,24 @@
 #include <stdlib.h>
 
 #include "core/common.h"
-#include "core/nvtx_scope.h"
+#include "core/api_scope.h"
 #include "sssp/graph_internal.h"
 #include "sssp/sssp_internal.h"
 #include "sssp/sssp_warp.cuh"
 
 using gcol::warp_heap;
 using gcol::warp_heap_node;
-using gcol::detail::nvtx_scope;
+using gcol::detail::api_scope;
 
-gcol_detail_sssp_hooks_t gcol_detail_sssp_hooks = {0, NULL, NULL};
+/* The solver's test hooks exist only in the test and bench build
+ * (GCOL_TESTING; tests/support/sssp_hooks.c); the shipped solver reads
+ * constants the compiler folds away. */
+#ifdef GCOL_TESTING
+#define SSSP_HOOKS gcol_detail_sssp_hooks
+#else
+static const gcol_detail_sssp_hooks_t no_hooks = {0, NULL, NULL};
+#define SSSP_HOOKS no_hooks
+#endif
 
 namespace {
 
@@ -205,7 +213,7 @@ gcol_status_t solve(const gcol_graph *g, G view, const uint32_t *d_sources, size
   GCOL_TRY(query_smem(&sl));
   size_t blocks_per_sm = 0;
   p.cap = primary_heap_nodes(sl, &blocks_per_sm, num_sources, dev.num_sms);
-  if (gcol_detail_sssp_hooks.heap_nodes) p.cap = gcol_detail_sssp_hooks.heap_nodes;
+  if (SSSP_HOOKS.heap_nodes) p.cap = SSSP_HOOKS.heap_nodes;
   if (p.cap > GCOL_SSSP_HEAP_NODES) p.cap = GCOL_SSSP_HEAP_NODES;
   p.smem = (size_t)WARPS_PER_BLOCK * 2 * p.cap * sizeof(uint32_t);
   int carveout = smem_carveout(sl, blocks_per_sm, p.smem); /* from the size used, hook included */
@@ -244,7 +252,7 @@ gcol_status_t solve(const gcol_graph *g, G view, const uint32_t *d_sources, size
   job.num_sources = (uint32_t)num_sources;
   job.row = targets ? num_targets : g->n;
   job.out = d_dist;
-  job.refills = gcol_detail_sssp_hooks.d_refills;
+  job.refills = SSSP_HOOKS.d_refills;
   /* Each refill scans the n distances; after 8 m of them (or 64) a heap
    * sized for every arc is the cheaper way to finish the source. */
   uint64_t max_refills = (uint64_t)8 * g->m / (g->n ? g->n : 1);
@@ -277,8 +285,8 @@ gcol_status_t solve(const gcol_graph *g, G view, const uint32_t *d_sources, size
     sssp_kernel<G><<<(unsigned)fb_blocks, WARPS_PER_BLOCK * 32, 0, s>>>(view, fjob, fb, true);
     e = cudaGetLastError();
   }
-  if (e == cudaSuccess && gcol_detail_sssp_hooks.d_fallback_sources)
-    e = cudaMemcpyAsync(gcol_detail_sssp_hooks.d_fallback_sources, job.queue_len, sizeof(uint32_t),
+  if (e == cudaSuccess && SSSP_HOOKS.d_fallback_sources)
+    e = cudaMemcpyAsync(SSSP_HOOKS.d_fallback_sources, job.queue_len, sizeof(uint32_t),
                         cudaMemcpyDeviceToDevice, s);
   cudaError_t f = cudaFreeAsync(c.base, s);
   if (e != cudaSuccess) return gcol_from_cuda(e);
@@ -295,7 +303,7 @@ extern "C" gcol_status_t gcol_sssp_many_to_many(const gcol_graph_t *g, const uin
   if (num_targets && num_sources > SIZE_MAX / sizeof(float) / num_targets) return GCOL_ERROR_INVALID_ARGUMENT;
   if (num_sources == 0 || num_targets == 0) return GCOL_SUCCESS;
   if (!d_dist) return GCOL_ERROR_INVALID_ARGUMENT;
-  nvtx_scope r("gcol_sssp_many_to_many");
+  api_scope r("gcol_sssp_many_to_many");
   GCOL_TRY(gcol_require_device());
   if (g->kind == GCOL_GRAPH_GRID) {
     gcol::detail::grid_view v;

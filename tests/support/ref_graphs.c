@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "sssp/graph_internal.h"
-#include "sssp/sssp_ref.h"
+#include "sssp_ref.h"
 
 int gcol_ref_csr_from_arcs(uint32_t n, size_t m, const uint32_t *src, const uint32_t *dst, const float *w,
                            gcol_ref_csr_t *out) {

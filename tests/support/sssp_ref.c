@@ -1,6 +1,6 @@
 /* CPU reference Dijkstra (binary heap, lazy deletion) and its multithreaded
  * many-to-many driver, following the GPU solver's output rules. */
-#include "sssp/sssp_ref.h"
+#include "sssp_ref.h"
 
 #include <math.h>
 #include <pthread.h>

@@ -1,0 +1,69 @@
+/* Device-pointer checks (see args.h). The accessibility test asks the
+ * driver what a pointer is (cudaPointerGetAttributes, a host-side table
+ * look-up, no device work). */
+#include <stdint.h>
+#include "args.h"
+#include "common.h"
+#include "error.h"
+
+gcol_status_t gcol_check_dptrs_host(const gcol_dptr_t *a, size_t k) {
+  for (size_t i = 0; i < k; ++i) {
+    if (a[i].count == 0) continue;
+    if (!a[i].p) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "%s is NULL (%zu %s)", a[i].name, a[i].count, a[i].what);
+    if ((uintptr_t)a[i].p & (a[i].align - 1))
+      return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "%s %p is not %zu-byte aligned (%s)", a[i].name, a[i].p,
+                       a[i].align, a[i].what);
+  }
+  return GCOL_SUCCESS;
+}
+
+/* Whether kernels of the current device may read pageable host memory
+ * (HMM or ATS systems); asked once per thread and device. */
+static int pageable_ok(int device) {
+  static _Thread_local int known_device = -1, ok = 0;
+  if (known_device != device) {
+    int v = 0;
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrPageableMemoryAccess, device) != cudaSuccess) v = 0;
+    (void)cudaGetLastError();
+    known_device = device;
+    ok = v;
+  }
+  return ok;
+}
+
+gcol_status_t gcol_check_dptrs_device(const gcol_dptr_t *a, size_t k) {
+  int device = -1;
+  for (size_t i = 0; i < k; ++i) {
+    if (a[i].count == 0) continue;
+    if (device < 0 && cudaGetDevice(&device) != cudaSuccess) return gcol_from_cuda(cudaGetLastError());
+    struct cudaPointerAttributes at;
+    if (cudaPointerGetAttributes(&at, a[i].p) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "%s %p is not memory CUDA knows (%s)", a[i].name, a[i].p,
+                       a[i].what);
+    }
+    switch (at.type) {
+      case cudaMemoryTypeManaged: continue;
+      case cudaMemoryTypeDevice:
+        if (at.device == device) continue;
+        return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "%s %p is memory of device %d, not of the current device %d (%s)",
+                         a[i].name, a[i].p, at.device, device, a[i].what);
+      case cudaMemoryTypeHost:
+        if (at.devicePointer) continue;
+        return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "%s %p is pinned host memory not mapped for the device (%s)",
+                         a[i].name, a[i].p, a[i].what);
+      default:
+        if (pageable_ok(device)) continue;
+        return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT,
+                         "%s %p is host memory; device, managed or mapped pinned memory is required (%s)", a[i].name,
+                         a[i].p, a[i].what);
+    }
+  }
+  return GCOL_SUCCESS;
+}
+
+gcol_status_t gcol_check_dptrs(const gcol_dptr_t *a, size_t k) {
+  GCOL_TRY(gcol_check_dptrs_host(a, k));
+  GCOL_TRY(gcol_require_device());
+  return gcol_check_dptrs_device(a, k);
+}

@@ -1,0 +1,15 @@
+/* gcol_map_set_policy_for_testing: run a map with another probing tile or
+ * claim scheme (tile sweeps, the pre-sm_90 scheme on sm_90). Test and bench
+ * builds only: the kernels of other tiles exist only in libgcol_testing.a. */
+#include "map/map_object.h"
+#include "map/map_policy.h"
+
+extern "C" gcol_status_t gcol_map_set_policy_for_testing(gcol_map_t *m, int tile, int key_cas) {
+  if (!m || !gcol_map_tile_supported(tile)) return GCOL_ERROR_INVALID_ARGUMENT;
+  int old_tile = m->l.tile;
+  m->l.tile = tile;
+  m->t.key_cas = key_cas;
+  gcol_status_t st = gcol::detail::map_reset_table(m, m->last);
+  if (st != GCOL_SUCCESS) m->l.tile = old_tile;
+  return st;
+}
