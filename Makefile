@@ -105,10 +105,10 @@ $(BUILD)/bench/%.o: CFLAGS += $(TEST_INC)
 $(BUILD)/bench/%.o: NVFLAGS += $(TEST_INC)
 
 $(BUILD)/libgcol.a: $(LIB_OBJ)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/libgcol_testing.a: $(TESTING_OBJ)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 # SONAME libgcol.so.MAJOR. The static CUDA runtime inside stays private
 # (--exclude-libs): a process that also loads another libcudart (PyTorch, CuPy)
@@ -135,7 +135,7 @@ $(DIST_OBJ): CFLAGS += $(NCCL_INC)
 $(DIST_OBJ): NVFLAGS += $(NCCL_INC)
 
 $(BUILD)/libgcol_nccl.a: $(DIST_OBJ)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 # Depends on libgcol.so.MAJOR and NCCL's shared library; its own CUDA runtime
 # stays private as in libgcol.so.

@@ -191,7 +191,7 @@ TEST(sssp_api_rejects_bad_arguments_before_the_device) {
   CHECK_STATUS(gcol_graph_create_grid3d(&g, 65536, 65536, 2, w, 6, 0), GCOL_ERROR_INVALID_ARGUMENT);
   struct gcol_graph fake;
   memset(&fake, 0, sizeof fake);
-  fake.kind = GCOL_GRAPH_CSR, fake.n = 10;
+  fake.magic = GCOL_GRAPH_MAGIC, fake.kind = GCOL_GRAPH_CSR, fake.n = 10;
   CHECK_STATUS(gcol_sssp_many_to_many(NULL, p, 1, NULL, 10, w, 0), GCOL_ERROR_INVALID_ARGUMENT);
   CHECK_STATUS(gcol_sssp_many_to_many(&fake, NULL, 1, NULL, 10, w, 0), GCOL_ERROR_INVALID_ARGUMENT);
   CHECK_STATUS(gcol_sssp_many_to_many(&fake, p, 1, NULL, 9, w, 0), GCOL_ERROR_INVALID_ARGUMENT);
@@ -232,7 +232,7 @@ TEST(sssp_no_device_without_gpu) {
   CHECK_STATUS(gcol_graph_create_grid3d(&g, 2, 2, 2, w, 26, 0), GCOL_ERROR_NO_DEVICE);
   struct gcol_graph fake;
   memset(&fake, 0, sizeof fake);
-  fake.kind = GCOL_GRAPH_CSR, fake.n = 10;
+  fake.magic = GCOL_GRAPH_MAGIC, fake.kind = GCOL_GRAPH_CSR, fake.n = 10;
   CHECK_STATUS(gcol_sssp_many_to_many(&fake, p, 1, NULL, 10, w, 0), GCOL_ERROR_NO_DEVICE);
   gcol_heap_op_t op = {GCOL_HEAP_OP_PUSH, 1, 1.0f, 0};
   gcol_heap_result_t res;

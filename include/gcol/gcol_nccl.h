@@ -131,7 +131,7 @@ GCOL_API gcol_status_t gcol_dist_map_retrieve_all(gcol_dist_map_t *m, void *d_ke
 /* This rank's shard, for local reads (gcol_map_size, gcol_map_find of keys
  * known to be owned here, device views). Changing it directly breaks the
  * ownership rule; don't. */
-gcol_map_t *gcol_dist_map_shard(gcol_dist_map_t *m);
+GCOL_API gcol_map_t *gcol_dist_map_shard(gcol_dist_map_t *m);
 
 /* The rank that owns key (its bits, zero-extended to 64) in a communicator
  * of nranks ranks; the same function every call uses. -1 if nranks < 1. */
@@ -146,9 +146,18 @@ GCOL_API int gcol_dist_owner(uint64_t key, int nranks);
 GCOL_API size_t gcol_dist_round_pairs(int nranks);
 
 /* The ncclResult_t (as int) behind the most recent failure that NCCL
- * reported on this host thread (such failures return GCOL_ERROR_CUDA, or
+ * reported on this host thread (such failures return GCOL_ERROR_NCCL, or
  * GCOL_ERROR_INVALID_ARGUMENT for NCCL's invalid argument or usage); 0 if none. */
 GCOL_API int gcol_dist_last_nccl_error(void);
+
+/* Why the most recent gcol_dist_* call on this host thread that returned an
+ * error failed: the call, the argument or rule, the NCCL or CUDA error text,
+ * or the shard's own gcol message ("rank 1's shard: gcol_map_insert: ...").
+ * A rank whose own part was fine but another rank's failed says so. The
+ * same rules as gcol_last_error_message (thread-local, set only by failing
+ * calls, never NULL); libgcol's own calls keep reporting through
+ * gcol_last_error_message. */
+GCOL_API const char *gcol_dist_last_error_message(void);
 
 /* Queue the calls that follow on this host thread until gcol_dist_group_end. */
 GCOL_API gcol_status_t gcol_dist_group_start(void);

@@ -13,6 +13,14 @@ struct api_scope {
   api_scope(const api_scope &) = delete;
   api_scope &operator=(const api_scope &) = delete;
 };
+/* An NVTX range alone, for internal steps inside a public call (a growth):
+ * messages keep naming the public call. */
+struct nvtx_range {
+  explicit nvtx_range(const char *name) { gcol_nvtx_push(name); }
+  ~nvtx_range() { gcol_nvtx_pop(); }
+  nvtx_range(const nvtx_range &) = delete;
+  nvtx_range &operator=(const nvtx_range &) = delete;
+};
 }  // namespace detail
 }  // namespace gcol
 #endif

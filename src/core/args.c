@@ -33,9 +33,14 @@ static int pageable_ok(int device) {
 
 gcol_status_t gcol_check_dptrs_device(const gcol_dptr_t *a, size_t k) {
   int device = -1;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e != cudaSuccess) return gcol_from_cuda(e);
+  return gcol_check_dptrs_on(a, k, device);
+}
+
+gcol_status_t gcol_check_dptrs_on(const gcol_dptr_t *a, size_t k, int device) {
   for (size_t i = 0; i < k; ++i) {
     if (a[i].count == 0) continue;
-    if (device < 0 && cudaGetDevice(&device) != cudaSuccess) return gcol_from_cuda(cudaGetLastError());
     struct cudaPointerAttributes at;
     if (cudaPointerGetAttributes(&at, a[i].p) != cudaSuccess) {
       (void)cudaGetLastError();
@@ -46,7 +51,7 @@ gcol_status_t gcol_check_dptrs_device(const gcol_dptr_t *a, size_t k) {
       case cudaMemoryTypeManaged: continue;
       case cudaMemoryTypeDevice:
         if (at.device == device) continue;
-        return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "%s %p is memory of device %d, not of the current device %d (%s)",
+        return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "%s %p is memory of device %d, not of device %d (%s)",
                          a[i].name, a[i].p, at.device, device, a[i].what);
       case cudaMemoryTypeHost:
         if (at.devicePointer) continue;

@@ -32,6 +32,9 @@ gcol_status_t gcol_check_dptrs_host(const gcol_dptr_t *a, size_t k);
 /* Only device accessibility (a device is current). */
 gcol_status_t gcol_check_dptrs_device(const gcol_dptr_t *a, size_t k);
 
+/* Device accessibility for kernels of `device` (not necessarily current). */
+gcol_status_t gcol_check_dptrs_on(const gcol_dptr_t *a, size_t k, int device);
+
 #define GCOL_NARGS(a) (sizeof(a) / sizeof((a)[0]))
 
 #ifdef __cplusplus

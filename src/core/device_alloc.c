@@ -6,7 +6,8 @@ gcol_status_t gcol_device_alloc(const gcol_allocator_t *a, void **p, size_t byte
   if (bytes == 0) return GCOL_SUCCESS;
   if (a->alloc) {
     *p = a->alloc(a->ctx, bytes, s);
-    return *p ? GCOL_SUCCESS : GCOL_ERROR_OUT_OF_MEMORY;
+    if (*p) return GCOL_SUCCESS;
+    return gcol_fail(GCOL_ERROR_OUT_OF_MEMORY, "the allocator gave no memory for %zu bytes", bytes);
   }
   cudaError_t e = cudaMallocAsync(p, bytes, s);
   if (e != cudaSuccess) {

@@ -7,17 +7,31 @@
 
 _Thread_local char gcol_tls_message[GCOL_MESSAGE_BYTES];
 _Thread_local int gcol_tls_cuda_error;
-static _Thread_local const char *current_call = "gcol";
+/* Public calls nest (a growth inside an insert, create calling clear): the
+ * names form a short stack so that a message after an inner call still
+ * names the outer one. */
+#define CALL_DEPTH 8
+static _Thread_local const char *calls[CALL_DEPTH];
+static _Thread_local int depth;
 
 void gcol_api_begin(const char *call) {
-  current_call = call;
+  if (depth < CALL_DEPTH) calls[depth] = call;
+  ++depth;
   gcol_nvtx_push(call);
 }
 
-void gcol_api_end(void) { gcol_nvtx_pop(); }
+void gcol_api_end(void) {
+  if (depth > 0) --depth;
+  gcol_nvtx_pop();
+}
+
+static const char *current_call(void) {
+  if (depth <= 0) return "gcol";
+  return calls[depth <= CALL_DEPTH ? depth - 1 : CALL_DEPTH - 1];
+}
 
 gcol_status_t gcol_fail(gcol_status_t s, const char *fmt, ...) {
-  int used = snprintf(gcol_tls_message, sizeof gcol_tls_message, "%s: ", current_call);
+  int used = snprintf(gcol_tls_message, sizeof gcol_tls_message, "%s: ", current_call());
   if (used < 0 || used >= (int)sizeof gcol_tls_message) return s;
   va_list ap;
   va_start(ap, fmt);

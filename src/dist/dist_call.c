@@ -9,6 +9,7 @@
  * lands in receive slot k % 2; the shard works on it on s while round k+1
  * travels on cs. find/contains answers go back in the round's layout and
  * are put into batch order at the end. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,14 @@ static cudaStream_t comm_stream(const dist_call_t *c) { return c->m->comm_stream
 
 static void fail(dist_call_t *c, gcol_status_t s) {
   if (c->local == GCOL_SUCCESS) c->local = s;
+}
+/* A failure of a gcol_map_* call on the shard: its message (libgcol's)
+ * becomes this library's too. */
+static void shard_fail(dist_call_t *c, gcol_status_t s) {
+  if (s == GCOL_SUCCESS || c->local != GCOL_SUCCESS) return;
+  char why[GCOL_MESSAGE_BYTES];
+  snprintf(why, sizeof why, "%s", gcol_last_error_message());
+  fail(c, gcol_fail(s, "rank %d's shard: %s", c->m->rank, why));
 }
 static int cuda_ok(dist_call_t *c, cudaError_t e) {
   if (e == cudaSuccess) return 1;
@@ -96,7 +105,7 @@ void dist_step_prepare(dist_call_t *c) {
   use_device(c);
   if (c->kind == DIST_CREATE) open_rank(c);
   c->plan = malloc(sizeof(uint64_t) * 6 * ((size_t)m->nranks + 1));
-  if (!c->plan) fail(c, GCOL_ERROR_OUT_OF_MEMORY);
+  if (!c->plan) fail(c, gcol_fail(GCOL_ERROR_OUT_OF_MEMORY, "no host memory for the round plan"));
   size_t wb = sizeof(uint64_t) * words_count(m->nranks);
   gcol_status_t st = gcol_device_alloc(&m->cfg.allocator, (void **)&c->d_counts, wb, c->s);
   if (st != GCOL_SUCCESS) {
@@ -175,14 +184,15 @@ void dist_step_plan(dist_call_t *c) {
     size_t bytes = sizeof(gcol_dist_fingerprint_t) * (size_t)m->nranks;
     gcol_dist_fingerprint_t *all = malloc(bytes);
     if (!all) {
-      fail(c, GCOL_ERROR_OUT_OF_MEMORY);
+      fail(c, gcol_fail(GCOL_ERROR_OUT_OF_MEMORY, "no host memory for %d config fingerprints", m->nranks));
       return;
     }
     if (cuda_ok(c, cudaMemcpyAsync(all, fp_words(c) + FP_WORDS, bytes, cudaMemcpyDeviceToHost, comm_stream(c))) &&
         cuda_ok(c, cudaStreamSynchronize(comm_stream(c)))) {
       gcol_status_t agree = gcol_dist_check_fingerprints(all, m->nranks);
-      if (agree != GCOL_SUCCESS) fail(c, agree);
-      else if (c->local == GCOL_SUCCESS) fail(c, gcol_map_create(&m->shard, &m->cfg, c->s));
+      if (agree != GCOL_SUCCESS && c->local == GCOL_SUCCESS)
+        fail(c, gcol_fail(agree, "the ranks' configs differ, or one was refused (compare them on every rank)"));
+      else if (c->local == GCOL_SUCCESS) shard_fail(c, gcol_map_create(&m->shard, &m->cfg, c->s));
     }
     free(all);
   } else if (dist_kind_keyed(c->kind)) {
@@ -191,9 +201,9 @@ void dist_step_plan(dist_call_t *c) {
   } else if (c->local != GCOL_SUCCESS) {
     return; /* a size or retrieve with bad arguments only votes */
   } else if (c->kind == DIST_SIZE) {
-    fail(c, gcol_map_size(m->shard, &c->vote[1], c->s));
+    shard_fail(c, gcol_map_size(m->shard, &c->vote[1], c->s));
   } else if (c->kind == DIST_RETRIEVE) {
-    fail(c, gcol_map_retrieve_all(m->shard, c->out, c->out_values, c->h_out, c->s));
+    shard_fail(c, gcol_map_retrieve_all(m->shard, c->out, c->out_values, c->h_out, c->s));
   }
 }
 
@@ -295,7 +305,7 @@ static void shard_op(dist_call_t *c, const void *keys, const void *values, size_
     case DIST_ERASE: st = gcol_map_erase(m->shard, keys, n, NULL, c->s); break;
     default: break;
   }
-  fail(c, st);
+  shard_fail(c, st);
 }
 
 void dist_step_apply_self(dist_call_t *c) {
@@ -331,7 +341,7 @@ void dist_step_finish(dist_call_t *c) {
   s_waits_for_cs(c);
   if (dist_kind_answers(c->kind) && !c->skip && !c->nccl_broken)
     cuda_ok(c, gcol_dist_ungroup(c->back, c->position, c->n, (int)answer_bytes(c), c->out, c->s));
-  if (m->shard) fail(c, gcol_map_status(m->shard, c->s)); /* full or reserved keys, latched on device */
+  if (m->shard) shard_fail(c, gcol_map_status(m->shard, c->s)); /* full or reserved keys, latched on device */
 }
 
 void dist_step_vote(dist_call_t *c) {
@@ -348,6 +358,9 @@ void dist_step_release(dist_call_t *c) {
   uint64_t v[2];
   if (read_vote(c, v)) {
     c->result = gcol_dist_status_of_severity((int)v[0]);
+    if (c->result != GCOL_SUCCESS && c->local == GCOL_SUCCESS)
+      gcol_fail(c->result, "another rank failed this call (%s; its own message says why)",
+                gcol_status_string(c->result));
     if (c->kind == DIST_SIZE && c->h_out) *c->h_out = (size_t)v[1];
   } else {
     c->result = c->local != GCOL_SUCCESS ? c->local : GCOL_ERROR_CUDA;

@@ -12,10 +12,13 @@ static _Thread_local int last_nccl_error = 0;
 
 int gcol_dist_last_nccl_error(void) { return last_nccl_error; }
 
+const char *gcol_dist_last_error_message(void) { return gcol_tls_message; }
+
 gcol_status_t dist_from_nccl(ncclResult_t r) {
   if (r == ncclSuccess) return GCOL_SUCCESS;
   last_nccl_error = (int)r;
-  return r == ncclInvalidArgument || r == ncclInvalidUsage ? GCOL_ERROR_INVALID_ARGUMENT : GCOL_ERROR_CUDA;
+  gcol_status_t s = r == ncclInvalidArgument || r == ncclInvalidUsage ? GCOL_ERROR_INVALID_ARGUMENT : GCOL_ERROR_NCCL;
+  return gcol_fail(s, "NCCL error %d: %s", (int)r, ncclGetErrorString(r));
 }
 
 typedef void (*step_fn)(dist_call_t *);
@@ -85,31 +88,46 @@ int dist_group_open(void) { return group.open; }
 
 gcol_status_t dist_group_add(const dist_call_t *c) {
   for (int i = 0; i < group.n; ++i)
-    if (group.calls[i].m == c->m) return GCOL_ERROR_INVALID_ARGUMENT; /* one call per map */
+    if (group.calls[i].m == c->m) /* one call per map */
+      return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "the open group already holds a call on this map");
   if (group.n == group.cap) {
     int cap = group.cap ? 2 * group.cap : 8;
     dist_call_t *grown = realloc(group.calls, sizeof *grown * (size_t)cap);
-    if (!grown) return GCOL_ERROR_OUT_OF_MEMORY;
+    if (!grown) return gcol_fail(GCOL_ERROR_OUT_OF_MEMORY, "no host memory to queue the call");
     group.calls = grown, group.cap = cap;
   }
   group.calls[group.n++] = *c;
   return GCOL_SUCCESS;
 }
 
-gcol_status_t gcol_dist_group_start(void) {
-  if (group.open) return GCOL_ERROR_INVALID_ARGUMENT; /* groups don't nest */
+static gcol_status_t group_start(void) {
+  if (group.open) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "a group is already open on this thread (groups do not nest)");
   group.open = 1;
   group.n = 0;
   return GCOL_SUCCESS;
 }
 
-gcol_status_t gcol_dist_group_end(void) {
-  if (!group.open) return GCOL_ERROR_INVALID_ARGUMENT;
+static gcol_status_t group_end(void) {
+  if (!group.open) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "no group is open on this thread");
   group.open = 0;
   gcol_status_t st = group.n ? dist_execute(group.calls, group.n) : GCOL_SUCCESS;
   for (int i = 0; i < group.n; ++i) dist_call_done(&group.calls[i]);
   free(group.calls);
   group.calls = NULL;
   group.n = group.cap = 0;
+  return st;
+}
+
+gcol_status_t gcol_dist_group_start(void) {
+  gcol_api_begin("gcol_dist_group_start");
+  gcol_status_t st = group_start();
+  gcol_api_end();
+  return st;
+}
+
+gcol_status_t gcol_dist_group_end(void) {
+  gcol_api_begin("gcol_dist_group_end");
+  gcol_status_t st = group_end();
+  gcol_api_end();
   return st;
 }

@@ -7,7 +7,10 @@
 #include "gcol/gcol_nccl.h"
 #include "dist/dist_plan.h"
 
+#define GCOL_DIST_MAP_MAGIC 0x44646367u /* a live sharded map; 0 once destroyed */
+
 struct gcol_dist_map {
+  uint32_t magic;
   ncclComm_t comm;
   int rank, nranks, device;
   gcol_map_config_t cfg;

@@ -3,17 +3,18 @@
  * argument error that the other ranks cannot see (a NULL batch with n > 0)
  * does not skip the collective: the rank takes part with an empty batch and
  * the vote returns GCOL_ERROR_INVALID_ARGUMENT everywhere. Only a NULL map,
- * config or communicator returns at once. */
+ * config or communicator returns at once. Messages go to this library's
+ * gcol_dist_last_error_message. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/args.h"
 #include "core/common.h"
 #include "dist/dist_internal.h"
 #include "dist/dist_kernels.h"
 #include "map/map_internal.h"
 
-static gcol_status_t run(dist_call_t *c, const char *name) {
-  gcol_nvtx_push(name);
+static gcol_status_t run(dist_call_t *c) {
   gcol_status_t st;
   if (dist_group_open()) {
     st = dist_group_add(c);
@@ -22,7 +23,6 @@ static gcol_status_t run(dist_call_t *c, const char *name) {
     st = dist_execute(c, 1);
     dist_call_done(c);
   }
-  gcol_nvtx_pop();
   return st;
 }
 
@@ -39,19 +39,14 @@ static dist_call_t new_call(dist_kind_t kind, gcol_dist_map_t *m, cudaStream_t s
   return c;
 }
 
-gcol_status_t gcol_dist_map_create(gcol_dist_map_t **map, const gcol_map_config_t *cfg, ncclComm_t comm,
-                                   cudaStream_t s) {
-  if (!map) return GCOL_ERROR_INVALID_ARGUMENT;
+static gcol_status_t create(gcol_dist_map_t **map, const gcol_map_config_t *cfg, ncclComm_t comm, cudaStream_t s) {
+  if (!map) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "map (the output handle) is NULL");
   *map = NULL;
-  if (!cfg || !comm) return GCOL_ERROR_INVALID_ARGUMENT;
-  int devices = 0;
-  cudaError_t e = cudaGetDeviceCount(&devices);
-  if (e != cudaSuccess || devices == 0) {
-    (void)gcol_from_cuda(e != cudaSuccess ? e : cudaErrorNoDevice);
-    return GCOL_ERROR_NO_DEVICE;
-  }
+  if (!cfg) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "cfg is NULL");
+  if (!comm) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "comm is NULL");
+  GCOL_TRY(gcol_require_device());
   gcol_dist_map_t *m = calloc(1, sizeof *m);
-  if (!m) return GCOL_ERROR_OUT_OF_MEMORY;
+  if (!m) return gcol_fail(GCOL_ERROR_OUT_OF_MEMORY, "no host memory for the map object");
   ncclResult_t r = ncclCommCount(comm, &m->nranks);
   if (r == ncclSuccess) r = ncclCommUserRank(comm, &m->rank);
   if (r == ncclSuccess) r = ncclCommCuDevice(comm, &m->device);
@@ -59,21 +54,34 @@ gcol_status_t gcol_dist_map_create(gcol_dist_map_t **map, const gcol_map_config_
     free(m);
     return dist_from_nccl(r);
   }
+  m->magic = GCOL_DIST_MAP_MAGIC;
   m->comm = comm;
-  m->cfg = *cfg;
-  m->key_bytes = gcol_type_size(cfg->key_type);
-  m->value_bytes = gcol_type_size(cfg->value_type);
   dist_call_t c = new_call(DIST_CREATE, m, s);
-  c.cfg = *cfg;
+  /* a refused config still takes part in the collective (with defaults) */
+  c.local = gcol_map_config_take(cfg, &c.cfg);
+  if (c.local != GCOL_SUCCESS) c.cfg = gcol_map_config_default(GCOL_U64, GCOL_U64);
+  m->cfg = c.cfg;
+  m->key_bytes = gcol_type_size(c.cfg.key_type);
+  m->value_bytes = gcol_type_size(c.cfg.value_type);
   c.map_out = map;
-  c.local = gcol_map_config_check(cfg);
-  if (m->nranks > GCOL_DIST_MAX_RANKS) c.local = GCOL_ERROR_INVALID_ARGUMENT;
+  if (m->nranks > GCOL_DIST_MAX_RANKS)
+    c.local = gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "the communicator has %d ranks; at most %d are supported",
+                        m->nranks, GCOL_DIST_MAX_RANKS);
   *map = m;
-  return run(&c, "gcol_dist_map_create");
+  return run(&c);
+}
+
+gcol_status_t gcol_dist_map_create(gcol_dist_map_t **map, const gcol_map_config_t *cfg, ncclComm_t comm,
+                                   cudaStream_t s) {
+  gcol_api_begin("gcol_dist_map_create");
+  gcol_status_t st = create(map, cfg, comm, s);
+  gcol_api_end();
+  return st;
 }
 
 void gcol_dist_map_destroy(gcol_dist_map_t *m) {
-  if (!m) return;
+  if (!m || m->magic != GCOL_DIST_MAP_MAGIC) return;
+  m->magic = 0;
   int caller = -1;
   if (cudaGetDevice(&caller) != cudaSuccess) caller = -1;
   (void)cudaSetDevice(m->device);
@@ -87,17 +95,45 @@ void gcol_dist_map_destroy(gcol_dist_map_t *m) {
   if (caller >= 0) (void)cudaSetDevice(caller);
 }
 
+static gcol_status_t check_map(const gcol_dist_map_t *m) {
+  if (!m) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "the map is NULL");
+  if (m->magic != GCOL_DIST_MAP_MAGIC)
+    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "%p is not a live gcol_dist_map_t (destroyed, or another object)",
+                     (const void *)m);
+  return GCOL_SUCCESS;
+}
+
+/* This rank's batch against the rules (NULL, alignment, memory the map's
+ * device can read); a refusal is voted, not returned at once. */
+static gcol_status_t check_batch(dist_kind_t kind, const gcol_dist_map_t *m, const void *keys, const void *values,
+                                 size_t n, gcol_op_t op, const void *out) {
+  if (n > UINT32_MAX) /* batch positions travel as 32-bit indices */
+    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "n %zu is more than 2^32 - 1", n);
+  if (kind == DIST_APPLY && op != GCOL_OP_ADD && op != GCOL_OP_MIN && op != GCOL_OP_MAX)
+    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "op %d is not GCOL_OP_ADD, GCOL_OP_MIN or GCOL_OP_MAX", (int)op);
+  size_t out_bytes = kind == DIST_FIND ? m->value_bytes : 1;
+  gcol_dptr_t a[] = {{"d_keys", keys, n, m->key_bytes, gcol_type_name(m->cfg.key_type)},
+                     {"d_values", values, dist_kind_carries_values(kind) ? n : 0, m->value_bytes,
+                      gcol_type_name(m->cfg.value_type)},
+                     {kind == DIST_FIND ? "d_values_out" : "d_found_out", out, dist_kind_answers(kind) ? n : 0,
+                      out_bytes, kind == DIST_FIND ? gcol_type_name(m->cfg.value_type) : "uint8_t flags"}};
+  GCOL_TRY(gcol_check_dptrs_host(a, GCOL_NARGS(a)));
+  return gcol_check_dptrs_on(a, GCOL_NARGS(a), m->device);
+}
+
 /* Keyed calls; what the kind needs (values, answers, op) is checked here. */
 static gcol_status_t keyed_call(dist_kind_t kind, gcol_dist_map_t *m, const void *keys, const void *values,
                                 size_t n, gcol_op_t op, void *out, cudaStream_t s, const char *name) {
-  if (!m) return GCOL_ERROR_INVALID_ARGUMENT;
-  dist_call_t c = new_call(kind, m, s);
-  c.keys = keys, c.values = values, c.n = n, c.op = op, c.out = out;
-  int bad = n > UINT32_MAX; /* batch positions travel as 32-bit indices */
-  if (n && (!keys || (dist_kind_carries_values(kind) && !values) || (dist_kind_answers(kind) && !out))) bad = 1;
-  if (kind == DIST_APPLY && op != GCOL_OP_ADD && op != GCOL_OP_MIN && op != GCOL_OP_MAX) bad = 1;
-  if (bad) c.local = GCOL_ERROR_INVALID_ARGUMENT;
-  return run(&c, name);
+  gcol_api_begin(name);
+  gcol_status_t st = check_map(m);
+  if (st == GCOL_SUCCESS) {
+    dist_call_t c = new_call(kind, m, s);
+    c.keys = keys, c.values = values, c.n = n, c.op = op, c.out = out;
+    c.local = check_batch(kind, m, keys, values, n, op, out);
+    st = run(&c);
+  }
+  gcol_api_end();
+  return st;
 }
 
 gcol_status_t gcol_dist_map_insert(gcol_dist_map_t *m, const void *d_keys, const void *d_values, size_t n,
@@ -129,21 +165,28 @@ gcol_status_t gcol_dist_map_erase(gcol_dist_map_t *m, const void *d_keys, size_t
   return keyed_call(DIST_ERASE, m, d_keys, NULL, n, GCOL_OP_ADD, NULL, s, "gcol_dist_map_erase");
 }
 
+/* size and retrieve_all: a NULL host output is voted like a bad batch. */
+static gcol_status_t whole_map_call(dist_kind_t kind, gcol_dist_map_t *m, void *keys_out, void *values_out,
+                                    size_t *h_out, cudaStream_t s, const char *name) {
+  gcol_api_begin(name);
+  gcol_status_t st = check_map(m);
+  if (st == GCOL_SUCCESS) {
+    dist_call_t c = new_call(kind, m, s);
+    c.out = keys_out, c.out_values = values_out, c.h_out = h_out;
+    if (!h_out) c.local = gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "the host output is NULL");
+    st = run(&c);
+  }
+  gcol_api_end();
+  return st;
+}
+
 gcol_status_t gcol_dist_map_size(gcol_dist_map_t *m, size_t *h_size_out, cudaStream_t s) {
-  if (!m) return GCOL_ERROR_INVALID_ARGUMENT;
-  dist_call_t c = new_call(DIST_SIZE, m, s);
-  c.h_out = h_size_out;
-  if (!h_size_out) c.local = GCOL_ERROR_INVALID_ARGUMENT;
-  return run(&c, "gcol_dist_map_size");
+  return whole_map_call(DIST_SIZE, m, NULL, NULL, h_size_out, s, "gcol_dist_map_size");
 }
 
 gcol_status_t gcol_dist_map_retrieve_all(gcol_dist_map_t *m, void *d_keys_out, void *d_values_out,
                                          size_t *h_count_out, cudaStream_t s) {
-  if (!m) return GCOL_ERROR_INVALID_ARGUMENT;
-  dist_call_t c = new_call(DIST_RETRIEVE, m, s);
-  c.out = d_keys_out, c.out_values = d_values_out, c.h_out = h_count_out;
-  if (!h_count_out) c.local = GCOL_ERROR_INVALID_ARGUMENT;
-  return run(&c, "gcol_dist_map_retrieve_all");
+  return whole_map_call(DIST_RETRIEVE, m, d_keys_out, d_values_out, h_count_out, s, "gcol_dist_map_retrieve_all");
 }
 
-gcol_map_t *gcol_dist_map_shard(gcol_dist_map_t *m) { return m ? m->shard : NULL; }
+gcol_map_t *gcol_dist_map_shard(gcol_dist_map_t *m) { return check_map(m) == GCOL_SUCCESS ? m->shard : NULL; }

@@ -90,7 +90,7 @@ gcol_status_t gcol_dist_check_fingerprints(const gcol_dist_fingerprint_t *all, i
 
 static const gcol_status_t by_severity[] = {
     GCOL_SUCCESS,       GCOL_ERROR_FULL, GCOL_ERROR_RESERVED_KEY,     GCOL_ERROR_OUT_OF_MEMORY,
-    GCOL_ERROR_CUDA, GCOL_ERROR_NO_DEVICE, GCOL_ERROR_INVALID_ARGUMENT,
+    GCOL_ERROR_CUDA, GCOL_ERROR_NCCL,   GCOL_ERROR_NO_DEVICE,         GCOL_ERROR_INVALID_ARGUMENT,
 };
 enum { NUM_SEVERITIES = sizeof by_severity / sizeof by_severity[0] };
 

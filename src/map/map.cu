@@ -25,7 +25,10 @@ gcol_status_t gcol::detail::map_state_read(const map_state *d, map_state *h, cud
 gcol_status_t gcol::detail::map_state_take_latched(map_state *d, const map_state *h, cudaStream_t s) {
   if (!h->flags) return GCOL_SUCCESS;
   GCOL_CUDA_TRY(cudaMemsetAsync(&d->flags, 0, sizeof h->flags, s));
-  return (h->flags & MAP_FLAG_FULL) ? GCOL_ERROR_FULL : GCOL_ERROR_RESERVED_KEY;
+  if (h->flags & MAP_FLAG_FULL)
+    return gcol_fail(GCOL_ERROR_FULL, "an earlier insert found no free slot for some keys (latched; they were skipped)");
+  return gcol_fail(GCOL_ERROR_RESERVED_KEY,
+                   "an earlier call's input held a sentinel key (empty_key or erased_key; latched, skipped)");
 }
 
 namespace {

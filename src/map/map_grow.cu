@@ -52,9 +52,10 @@ gcol_status_t read_counts(const gcol_map *m, size_t *live, size_t *used, cudaStr
  * first: when one fails the old table is untouched. The move consumes the
  * old table, so nothing may fail after it starts but a kernel launch. */
 gcol_status_t rebuild(gcol_map *m, size_t capacity, bool empty, cudaStream_t s) {
-  api_scope r("gcol_map_grow");
+  nvtx_range r("gcol_map_grow");
   uint32_t nb = table_buckets(m, capacity);
-  if (nb == 0) return GCOL_ERROR_OUT_OF_MEMORY; /* more buckets than the probe sequence addresses */
+  if (nb == 0) /* more buckets than the probe sequence addresses */
+    return gcol_fail(GCOL_ERROR_OUT_OF_MEMORY, "growing to %zu slots needs more than 2^31 buckets", capacity);
   table_t nt;
   GCOL_TRY(table_create(m, nb, empty, s, &nt));
   if (!empty) {
@@ -89,7 +90,7 @@ gcol_status_t map_make_room(gcol_map *m, size_t n, cudaStream_t s) {
   GCOL_TRY(read_counts(m, &live, &used, s));
   m->used_bound = used;
   size_t target = gcol_map_growth_target(m->num_slots, m->cfg.max_load_factor, m->cfg.growth_factor, used, live, n);
-  if (target == SIZE_MAX) return GCOL_ERROR_OUT_OF_MEMORY;
+  if (target == SIZE_MAX) return gcol_fail(GCOL_ERROR_OUT_OF_MEMORY, "no table size holds %zu more keys", n);
   if (target) {
     GCOL_TRY(rebuild(m, target, live == 0, s));
     used = live;
@@ -101,7 +102,7 @@ gcol_status_t map_make_room(gcol_map *m, size_t n, cudaStream_t s) {
 gcol_status_t map_reserve_growable(gcol_map *m, size_t keys, cudaStream_t s) {
   if (keys <= gcol_map_load_limit(m->num_slots, m->cfg.max_load_factor)) return GCOL_SUCCESS;
   size_t slots = gcol_map_growth_target(0, m->cfg.max_load_factor, m->cfg.growth_factor, 0, 0, keys);
-  if (slots == SIZE_MAX) return GCOL_ERROR_OUT_OF_MEMORY;
+  if (slots == SIZE_MAX) return gcol_fail(GCOL_ERROR_OUT_OF_MEMORY, "no table size holds %zu keys", keys);
   /* live keys <= used_bound, which stays a bound after the rebuild */
   return rebuild(m, slots, m->used_bound == 0, s);
 }

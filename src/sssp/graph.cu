@@ -4,8 +4,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "core/common.h"
 #include "core/api_scope.h"
+#include "core/args.h"
+#include "core/common.h"
 #include "sssp/graph_internal.h"
 
 using gcol::detail::api_scope;
@@ -49,6 +50,7 @@ __global__ void fill_faces(uint8_t *faces, uint32_t nx, uint32_t ny, uint32_t nz
 
 void free_graph(gcol_graph *g) {
   if (!g) return;
+  g->magic = 0;
   /* cudaFree waits for the device, so work still using the graph finishes */
   cudaFree(g->offsets);
   cudaFree(g->targets);
@@ -85,7 +87,12 @@ gcol_status_t run_check(size_t items, cudaStream_t s, Launch launch) {
   if (e == cudaSuccess) e = cudaStreamSynchronize(s);
   cudaFree(d_bad);
   if (e != cudaSuccess) return gcol_from_cuda(e);
-  return bad ? GCOL_ERROR_INVALID_ARGUMENT : GCOL_SUCCESS;
+  if (!bad) return GCOL_SUCCESS;
+  return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "the input breaks the rules:%s%s%s%s",
+                   bad & BAD_OFFSETS ? " d_offsets is not 0 first, non-decreasing and num_edges last;" : "",
+                   bad & BAD_TARGET ? " a d_targets id is >= num_vertices;" : "",
+                   bad & BAD_WEIGHT ? " a d_weights entry is negative, NaN or infinite;" : "",
+                   bad & BAD_COST ? " a d_voxel_cost entry is negative or NaN;" : "");
 }
 
 gcol_status_t create_csr(gcol_graph *g, const uint32_t *d_offsets, const uint32_t *d_targets,
@@ -113,15 +120,20 @@ gcol_status_t create_grid(gcol_graph *g, const float *d_cost, cudaStream_t s) {
 extern "C" gcol_status_t gcol_graph_create_csr(gcol_graph_t **out, size_t num_vertices, size_t num_edges,
                                                 const uint32_t *d_offsets, const uint32_t *d_targets,
                                                 const float *d_weights, cudaStream_t s) {
-  if (!out) return GCOL_ERROR_INVALID_ARGUMENT;
-  *out = NULL;
-  if (num_vertices == 0 || num_vertices > UINT32_MAX || num_edges > UINT32_MAX || !d_offsets ||
-      (num_edges && (!d_targets || !d_weights)))
-    return GCOL_ERROR_INVALID_ARGUMENT;
   api_scope r("gcol_graph_create_csr");
-  GCOL_TRY(gcol_require_device());
+  if (!out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "g (the output handle) is NULL");
+  *out = NULL;
+  if (num_vertices == 0 || num_vertices > UINT32_MAX)
+    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "num_vertices %zu is not in 1 .. 2^32 - 1", num_vertices);
+  if (num_edges > UINT32_MAX)
+    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "num_edges %zu is more than 2^32 - 1", num_edges);
+  gcol_dptr_t a[] = {{"d_offsets", d_offsets, num_vertices + 1, 4, "uint32_t offsets"},
+                     {"d_targets", d_targets, num_edges, 4, "uint32_t vertex ids"},
+                     {"d_weights", d_weights, num_edges, 4, "float weights"}};
+  GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   gcol_graph *g = (gcol_graph *)calloc(1, sizeof *g);
-  if (!g) return GCOL_ERROR_OUT_OF_MEMORY;
+  if (!g) return gcol_fail(GCOL_ERROR_OUT_OF_MEMORY, "no host memory for the graph object");
+  g->magic = GCOL_GRAPH_MAGIC;
   g->kind = GCOL_GRAPH_CSR;
   g->n = (uint32_t)num_vertices;
   g->m = num_edges;
@@ -137,16 +149,20 @@ extern "C" gcol_status_t gcol_graph_create_csr(gcol_graph_t **out, size_t num_ve
 
 extern "C" gcol_status_t gcol_graph_create_grid3d(gcol_graph_t **out, uint32_t nx, uint32_t ny, uint32_t nz,
                                                    const float *d_voxel_cost, int connectivity, cudaStream_t s) {
-  if (!out) return GCOL_ERROR_INVALID_ARGUMENT;
+  api_scope r("gcol_graph_create_grid3d");
+  if (!out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "g (the output handle) is NULL");
   *out = NULL;
   int max_class;
   uint64_t n = (uint64_t)nx * ny * nz;
-  if (n == 0 || n > UINT32_MAX || !d_voxel_cost || !gcol_grid_connectivity_class(connectivity, &max_class))
-    return GCOL_ERROR_INVALID_ARGUMENT;
-  api_scope r("gcol_graph_create_grid3d");
-  GCOL_TRY(gcol_require_device());
+  if (n == 0 || n > UINT32_MAX)
+    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "nx * ny * nz = %u * %u * %u is not in 1 .. 2^32 - 1", nx, ny, nz);
+  if (!gcol_grid_connectivity_class(connectivity, &max_class))
+    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "connectivity %d is not 6, 18 or 26", connectivity);
+  gcol_dptr_t a[] = {{"d_voxel_cost", d_voxel_cost, (size_t)n, 4, "float voxel costs"}};
+  GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   gcol_graph *g = (gcol_graph *)calloc(1, sizeof *g);
-  if (!g) return GCOL_ERROR_OUT_OF_MEMORY;
+  if (!g) return gcol_fail(GCOL_ERROR_OUT_OF_MEMORY, "no host memory for the graph object");
+  g->magic = GCOL_GRAPH_MAGIC;
   g->kind = GCOL_GRAPH_GRID;
   g->n = (uint32_t)n;
   g->m = (size_t)n * (size_t)connectivity;
@@ -163,6 +179,7 @@ extern "C" gcol_status_t gcol_graph_create_grid3d(gcol_graph_t **out, uint32_t n
 }
 
 extern "C" void gcol_graph_destroy(gcol_graph_t *g) {
+  if (!g || g->magic != GCOL_GRAPH_MAGIC) return;
   api_scope r("gcol_graph_destroy");
   free_graph(g);
 }

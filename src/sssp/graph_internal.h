@@ -20,7 +20,10 @@ typedef enum { GCOL_GRAPH_CSR = 1, GCOL_GRAPH_GRID = 2 } gcol_graph_kind_t;
 
 /* Device copies owned by the handle. A grid is implicit: its edges are
  * derived from the cost array whenever a vertex is expanded (no CSR). */
+#define GCOL_GRAPH_MAGIC 0x47676367u /* a live graph; 0 once destroyed */
+
 struct gcol_graph {
+  uint32_t magic;
   gcol_graph_kind_t kind;
   uint32_t n;        /* vertices */
   size_t m;          /* CSR: arcs; grid: n * connectivity (an upper bound) */

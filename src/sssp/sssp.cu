@@ -13,6 +13,7 @@
 
 #include "core/common.h"
 #include "core/api_scope.h"
+#include "core/args.h"
 #include "sssp/graph_internal.h"
 #include "sssp/sssp_internal.h"
 #include "sssp/sssp_warp.cuh"
@@ -241,7 +242,8 @@ gcol_status_t solve(const gcol_graph *g, G view, const uint32_t *d_sources, size
     if (fb_blocks > (size_t)dev.num_sms) fb_blocks = dev.num_sms;
     if (fb_blocks > blocks_needed) fb_blocks = blocks_needed;
   }
-  if (blocks == 0 || (may_overflow && fb_blocks == 0)) return GCOL_ERROR_OUT_OF_MEMORY;
+  if (blocks == 0 || (may_overflow && fb_blocks == 0))
+    return gcol_fail(GCOL_ERROR_OUT_OF_MEMORY, "not even one warp's heap and distance scratch fits in free device memory");
   p.warps = (uint32_t)(blocks * WARPS_PER_BLOCK);
   p.fb_warps = (uint32_t)(fb_blocks * WARPS_PER_BLOCK);
   if (!may_overflow) p.fb_cap = 0;
@@ -298,13 +300,26 @@ gcol_status_t solve(const gcol_graph *g, G view, const uint32_t *d_sources, size
 extern "C" gcol_status_t gcol_sssp_many_to_many(const gcol_graph_t *g, const uint32_t *d_sources,
                                                  size_t num_sources, const uint32_t *d_targets, size_t num_targets,
                                                  float *d_dist, cudaStream_t s) {
-  if (!g || (num_sources && !d_sources) || num_sources > UINT32_MAX) return GCOL_ERROR_INVALID_ARGUMENT;
-  if (!d_targets && num_targets != g->n) return GCOL_ERROR_INVALID_ARGUMENT;
-  if (num_targets && num_sources > SIZE_MAX / sizeof(float) / num_targets) return GCOL_ERROR_INVALID_ARGUMENT;
-  if (num_sources == 0 || num_targets == 0) return GCOL_SUCCESS;
-  if (!d_dist) return GCOL_ERROR_INVALID_ARGUMENT;
   api_scope r("gcol_sssp_many_to_many");
-  GCOL_TRY(gcol_require_device());
+  if (!g) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "g is NULL");
+  if (g->magic != GCOL_GRAPH_MAGIC)
+    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "%p is not a live gcol_graph_t (destroyed, or another object)",
+                     (const void *)g);
+  if (num_sources > UINT32_MAX)
+    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "num_sources %zu is more than 2^32 - 1", num_sources);
+  if (!d_targets && num_targets != g->n)
+    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "d_targets is NULL (all vertices) but num_targets %zu is not the "
+                     "vertex count %u", num_targets, g->n);
+  if (num_targets && num_sources > SIZE_MAX / sizeof(float) / num_targets)
+    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "num_sources x num_targets = %zu x %zu floats overflow size_t",
+                     num_sources, num_targets);
+  size_t work = num_targets ? num_sources : 0; /* no work: nothing is read or written */
+  gcol_dptr_t a[] = {{"d_sources", d_sources, work, 4, "uint32_t vertex ids"},
+                     {"d_targets", d_targets, d_targets && num_sources ? num_targets : 0, 4, "uint32_t vertex ids"},
+                     {"d_dist", d_dist, work * num_targets, 4, "float distances"}};
+  GCOL_TRY(gcol_check_dptrs_host(a, GCOL_NARGS(a)));
+  if (work == 0) return GCOL_SUCCESS;
+  GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   if (g->kind == GCOL_GRAPH_GRID) {
     gcol::detail::grid_view v;
     v.cost = g->cost, v.faces = g->faces, v.n = g->n, v.nx = g->nx, v.ny = g->ny;
