@@ -176,6 +176,7 @@ BENCHES  += $(BUILD)/bench/bench_compact
 BENCHES  += $(BUILD)/bench/bench_map_growable
 BENCHES  += $(BUILD)/bench/bench_multimap
 BENCHES  += $(BUILD)/bench/bench_map_device
+BENCHES  += $(BUILD)/bench/bench_call_overhead
 # bench_compact also times cub::DeviceSelect::Flagged called directly
 $(BUILD)/bench/bench_compact: $(BUILD)/bench/bench_compact_cub.o
 
@@ -202,6 +203,7 @@ bench: $(BENCHES) $(BENCH_DIST)
 	$(BUILD)/bench/bench_compact
 	$(BUILD)/bench/bench_multimap
 	$(BUILD)/bench/bench_map_device
+	$(BUILD)/bench/bench_call_overhead
 	$(BENCH_DIST)
 
 bench-python: all

@@ -3,15 +3,51 @@
  *
  * Conventions that hold for every call in this header:
  *  - Every function returns a gcol_status_t (destroy functions return void).
- *  - Pointers named d_* are device pointers; h_* are host pointers.
+ *    On an error, gcol_last_error_message() says why (call, argument, rule).
  *  - The stream is always the last parameter. Work is ordered on it and the
  *    host is not synchronized, except where a call says "synchronizes".
+ *  - Pointers named h_* are host memory. Pointers named d_* (the "device
+ *    pointer rule"):
+ *      * must be memory the kernels of the current device can read and
+ *        write: device memory of that device (cudaMalloc, cudaMallocAsync,
+ *        any pool or framework allocator), managed memory, or pinned host
+ *        memory mapped for the device (cudaHostAlloc with
+ *        cudaHostAllocMapped / cudaHostRegisterMapped; on a UVA system the
+ *        host pointer itself works). Pageable host memory is accepted only
+ *        where the device can read it (HMM/ATS systems:
+ *        cudaDevAttrPageableMemoryAccess); device memory of another GPU is
+ *        refused;
+ *      * must be aligned to their element size (4 for 32-bit keys, values,
+ *        floats and ids; 8 for 64-bit ones and size_t counts; 1 for flag
+ *        bytes; the item size for compaction);
+ *      * may be NULL only where a call says so, or where the call reads or
+ *        writes no element through them (n == 0).
+ *    A pointer that breaks the rule is refused with
+ *    GCOL_ERROR_INVALID_ARGUMENT before any device work, so no input can
+ *    fault the caller's CUDA context. The memory-kind test asks the driver
+ *    (cudaPointerGetAttributes, about 0.1 us per pointer; bench_call_overhead
+ *    measures it) and needs a device, so it comes after GCOL_ERROR_NO_DEVICE;
+ *    NULL and alignment are checked first. Only the first element's address
+ *    is checked: a buffer shorter than the call needs is the caller's bug.
  *  - Argument errors (GCOL_ERROR_INVALID_ARGUMENT) are detected on the host
  *    before any device work, and before GCOL_ERROR_NO_DEVICE is reported.
+ *    A refused call changes nothing.
+ *  - Handles: a NULL or destroyed handle is refused (where detectable: the
+ *    handle's memory is freed by destroy, so a reused pointer is caught
+ *    only while that memory is not reused). Calls that take a const handle
+ *    (lookups, queries) do not change it; calls on one handle must not
+ *    overlap from several host threads unless both take const handles.
  *  - A device-side failure that a call cannot return at once (a full map, a
- *    reserved key in the input) is latched in the container and returned by
- *    the next synchronizing call on it (gcol_map_status, _size, _retrieve_all).
+ *    reserved key in the input) is latched in the container and returned
+ *    (and cleared) by the next synchronizing call on it: _status, _size,
+ *    _retrieve_all, which therefore take non-const handles.
  *  - No call leaves a container half-changed on a host-side error.
+ *
+ * ABI: version 1.x keeps binary compatibility (SONAME libgcol.so.1): calls
+ * and types are only added, config structs only grow at their end (see
+ * GCOL_CONFIG_HEADER), enums only gain values. Anything else bumps the
+ * major version and the SONAME. Only the functions declared here with
+ * GCOL_API are exported.
  */
 #ifndef GCOL_GCOL_H
 #define GCOL_GCOL_H
@@ -89,7 +125,26 @@ typedef enum { GCOL_OP_ADD, GCOL_OP_MIN, GCOL_OP_MAX } gcol_op_t;
  * threads (double hashing over a prime number of buckets). Keys are compared
  * as bits: i64 and u64 keys behave the same; -1 and -2 are the default
  * sentinels of signed keys. Values are stored as bits and only
- * insert_or_apply interprets them (with value_type's arithmetic). */
+ * insert_or_apply interprets them (with value_type's arithmetic).
+ *
+ *   gcol_map_config_t cfg = gcol_map_config_default(GCOL_I64, GCOL_F64);
+ *   cfg.capacity = 2 * n;                               (load factor 0.5)
+ *   gcol_map_t *m;
+ *   if (gcol_map_create(&m, &cfg, stream) != GCOL_SUCCESS)
+ *     fprintf(stderr, "%s\n", gcol_last_error_message());
+ *   gcol_map_insert(m, d_keys, d_values, n, NULL, stream);   asynchronous
+ *   gcol_map_find(m, d_queries, q, d_found, stream);         empty_value where absent
+ *   gcol_status_t st = gcol_map_status(m, stream);           waits; FULL / RESERVED_KEY
+ *   gcol_map_destroy(m);
+ *
+ * Every call below: m is a live map (NULL or destroyed: INVALID_ARGUMENT);
+ * d_keys hold key_type elements (4- or 8-byte aligned), d_values and
+ * d_values_out value_type elements, size_t counts are 8-byte aligned, flag
+ * outputs are bytes (the device pointer rule at the top of this header).
+ * Errors every call can return besides those it names: INVALID_ARGUMENT
+ * (a pointer or the handle), NO_DEVICE, CUDA (a launch failed;
+ * gcol_last_cuda_error), and a map made with a growable config
+ * OUT_OF_MEMORY from its growth. n == 0 does no device work. */
 typedef struct gcol_map gcol_map_t;
 
 /* Device memory for a container, from the user's own allocator (an RMM pool,
@@ -109,8 +164,8 @@ typedef struct {
 
 /* Config structs can grow (NCCL's ncclConfig_t pattern). Each begins with
  * GCOL_CONFIG_HEADER: its size, a magic number and the version of the header
- * it was compiled with, set by its _default function (or the matching
- * _INITIALIZER-free way: always start from _default and change fields).
+ * it was compiled with, set by its _default function: always start from
+ * _default and change fields (a struct filled by hand is refused).
  * A later library reads an older, shorter struct and takes the defaults for
  * the fields it lacks; a struct that does not start with the magic, is
  * shorter than the 1.0 struct, longer than the library knows (built against
@@ -154,16 +209,30 @@ typedef struct {
                               to twice the memory of 2 (bench/RESULTS.md). */
 } gcol_map_config_t;
 
-/* The defaults above for a key/value type pair. */
+/* The defaults above for a key/value type pair (capacity 1024 slots,
+ * max_load_factor 0.8, fixed, sentinels all ones / all ones - 1 / all ones
+ * of the width, seed 0x9e3779b97f4a7c15, cudaMallocAsync, growth factor 2),
+ * with the config header set. Always start from it. Needs no device. */
 GCOL_API gcol_map_config_t gcol_map_config_default(gcol_type_t key, gcol_type_t value);
 
-/* Create a map; *map is set to NULL on failure. The slots are allocated with
- * cfg->allocator (cudaMallocAsync by default) and initialized on stream s (no
- * host synchronization). */
+/* Create a map.
+ *   map  host, out: the handle, or NULL on failure (must not be NULL)
+ *   cfg  host: a config from gcol_map_config_default (copied; may be freed
+ *        after the call)
+ *   s    the stream its table is allocated (cfg->allocator) and emptied on;
+ *        no host synchronization
+ * Errors: INVALID_ARGUMENT (a rule of gcol_map_config_t broken, a config
+ * header refused, a capacity no table can address: all before NO_DEVICE),
+ * NO_DEVICE, OUT_OF_MEMORY, CUDA. Uses the current device; call the map's
+ * functions with that device current. */
 GCOL_API gcol_status_t gcol_map_create(gcol_map_t **map, const gcol_map_config_t *cfg, cudaStream_t s);
 
-/* Free the map. Frees on the stream of the last call made on the map, so
- * pending work finishes first. NULL is a no-op. */
+/* Free the map (NULL, or a handle already destroyed, is a no-op). Memory is
+ * freed stream-ordered on the stream of the last call that took a non-const
+ * handle (create, the insert family, erase, clear, reserve, retrieve_all,
+ * size, status), so that call's work finishes first. Lookups (find,
+ * contains) record no stream: work they queued on other streams must be
+ * complete, or ordered before that stream, when destroy is called. */
 GCOL_API void gcol_map_destroy(gcol_map_t *map);
 
 /* Growth (growable maps). Before an insert-type call (insert,
@@ -188,58 +257,92 @@ GCOL_API void gcol_map_destroy(gcol_map_t *map);
  * holds exactly the pairs it held and answers every call. */
 
 /* Insert n pairs; a key already present keeps its value (the first wins).
- * Duplicates inside one batch: exactly one is stored. d_num_inserted (device,
- * may be NULL) receives how many keys this call added. Keys equal to a
- * sentinel are skipped and GCOL_ERROR_RESERVED_KEY is latched; keys that find
- * no free slot are skipped and GCOL_ERROR_FULL is latched. n == 0: no-op. */
+ * Duplicates inside one batch: exactly one is stored.
+ *   d_keys, d_values  device, n keys / n values (NULL only when n == 0)
+ *   d_num_inserted    device, one size_t, or NULL: how many keys this call
+ *                     added (set to 0 first, also for n == 0)
+ * Keys equal to a sentinel are skipped and GCOL_ERROR_RESERVED_KEY is
+ * latched; keys that find no free slot are skipped and GCOL_ERROR_FULL is
+ * latched (read them with gcol_map_status). Asynchronous, except a growable
+ * map's growth check (see "Growth"). */
 GCOL_API gcol_status_t gcol_map_insert(gcol_map_t *m, const void *d_keys, const void *d_values, size_t n,
                               size_t *d_num_inserted, cudaStream_t s);
 
 /* Like insert, but a key already present takes the new value. With duplicate
- * keys in one batch one of their values (unspecified which) is stored. */
+ * keys in one batch one of their values (unspecified which) is stored.
+ * d_keys, d_values as for insert; errors and latching as for insert. */
 GCOL_API gcol_status_t gcol_map_insert_or_assign(gcol_map_t *m, const void *d_keys, const void *d_values,
                                         size_t n, cudaStream_t s);
 
 /* Insert like gcol_map_insert and write, per input i, the value stored for
- * key i after the call (d_values_out) and whether input i inserted it
- * (d_inserted_out[i] = 1; may be NULL). Exactly one input per new key gets 1.
- * Skipped (reserved or not-fitting) inputs get empty_value and 0. */
+ * key i after the call and whether input i inserted it. Exactly one input
+ * per new key gets 1. Skipped (reserved or not-fitting) inputs get
+ * empty_value and 0.
+ *   d_keys, d_values  device, n each, as for insert
+ *   d_values_out      device, n values (must not be NULL when n > 0)
+ *   d_inserted_out    device, n bytes (1 / 0), or NULL */
 GCOL_API gcol_status_t gcol_map_insert_and_find(gcol_map_t *m, const void *d_keys, const void *d_values,
                                        size_t n, void *d_values_out, uint8_t *d_inserted_out,
                                        cudaStream_t s);
 
 /* Reduce by key: an absent key is stored with its value; a present key's value
- * becomes op(stored, value) atomically, for every occurrence in the batch.
- * Integer ADD wraps; MIN/MAX compare as value_type (signed, unsigned or float). */
+ * becomes op(stored, value) atomically, for every occurrence in the batch
+ * (a batch of ones under GCOL_OP_ADD counts keys). gcol_op_t has one meaning
+ * here and in gcol_reduce / gcol_exclusive_scan: integer ADD wraps modulo
+ * 2^bits (signed types too); MIN/MAX compare as value_type (signed, unsigned
+ * or float); float MIN/MAX ignore a NaN operand (fmin/fmax), so a NaN stored
+ * first gives way to the first number applied to it. Float ADD order is
+ * unspecified (atomic adds).
+ *   d_keys, d_values  device, n each, as for insert
+ *   op                GCOL_OP_ADD, GCOL_OP_MIN or GCOL_OP_MAX (else
+ *                     INVALID_ARGUMENT) */
 GCOL_API gcol_status_t gcol_map_insert_or_apply(gcol_map_t *m, const void *d_keys, const void *d_values,
                                        size_t n, gcol_op_t op, cudaStream_t s);
 
-/* d_values_out[i] = value of d_keys[i], or empty_value where absent. */
+/* d_values_out[i] = value of d_keys[i], or empty_value where absent.
+ *   d_keys        device, n keys (NULL only when n == 0)
+ *   d_values_out  device, n values
+ * A sentinel key reads as absent and latches RESERVED_KEY. Asynchronous;
+ * may run concurrently with other lookups (const handle), not with calls
+ * that change the map. */
 GCOL_API gcol_status_t gcol_map_find(const gcol_map_t *m, const void *d_keys, size_t n, void *d_values_out,
                             cudaStream_t s);
 
-/* d_found_out[i] = 1 if d_keys[i] is present, else 0. */
+/* d_found_out[i] = 1 if d_keys[i] is present, else 0.
+ *   d_keys       device, n keys
+ *   d_found_out  device, n bytes
+ * As gcol_map_find otherwise. */
 GCOL_API gcol_status_t gcol_map_contains(const gcol_map_t *m, const void *d_keys, size_t n,
                                 uint8_t *d_found_out, cudaStream_t s);
 
-/* Erase keys (their slots become tombstones that later inserts reuse).
- * d_num_erased (device, may be NULL) receives how many keys this call removed. */
+/* Erase keys (their slots become tombstones that later inserts reuse;
+ * absent keys are ignored).
+ *   d_keys        device, n keys
+ *   d_num_erased  device, one size_t, or NULL: how many keys this call
+ *                 removed (set to 0 first)
+ * Asynchronous. */
 GCOL_API gcol_status_t gcol_map_erase(gcol_map_t *m, const void *d_keys, size_t n, size_t *d_num_erased,
                              cudaStream_t s);
 
-/* Write every stored pair densely, in unspecified order, to d_keys_out and
- * d_values_out (each with room for gcol_map_size() elements), and the count to
- * *h_count_out. Synchronizes; returns a latched error after writing. */
+/* Write every stored pair densely, in unspecified order, and their count.
+ *   d_keys_out, d_values_out  device, room for gcol_map_size() elements each
+ *                             (never NULL)
+ *   h_count_out               host, one size_t (never NULL)
+ * Synchronizes s. Returns (and clears) a latched FULL / RESERVED_KEY after
+ * writing everything, so the outputs are valid then too. */
 GCOL_API gcol_status_t gcol_map_retrieve_all(gcol_map_t *m, void *d_keys_out, void *d_values_out,
                                     size_t *h_count_out, cudaStream_t s);
 
-/* Number of stored keys. Synchronizes; returns a latched error after writing. */
+/* Number of stored keys to *h_size_out (host, never NULL). Synchronizes s;
+ * returns (and clears) a latched FULL / RESERVED_KEY after writing it. */
 GCOL_API gcol_status_t gcol_map_size(gcol_map_t *m, size_t *h_size_out, cudaStream_t s);
 
-/* Number of slots (host-side, no device work). */
+/* Number of slots to *h_capacity_out (host, never NULL); no device work,
+ * no synchronization. */
 GCOL_API gcol_status_t gcol_map_capacity(const gcol_map_t *m, size_t *h_capacity_out);
 
-/* Remove every pair (and tombstone) and clear latched errors; asynchronous. */
+/* Remove every pair (and tombstone) and clear latched errors; keeps the
+ * capacity. Asynchronous. */
 GCOL_API gcol_status_t gcol_map_clear(gcol_map_t *m, cudaStream_t s);
 
 /* Make room for capacity keys. A fixed map only checks: GCOL_SUCCESS if it
@@ -250,7 +353,8 @@ GCOL_API gcol_status_t gcol_map_clear(gcol_map_t *m, cudaStream_t s);
 GCOL_API gcol_status_t gcol_map_reserve(gcol_map_t *m, size_t capacity, cudaStream_t s);
 
 /* Synchronizes s; returns and clears the latched device-side error
- * (GCOL_ERROR_FULL before GCOL_ERROR_RESERVED_KEY), or GCOL_SUCCESS. */
+ * (GCOL_ERROR_FULL before GCOL_ERROR_RESERVED_KEY), or GCOL_SUCCESS; also
+ * a CUDA error of earlier work on s, as CUDA reports it. */
 GCOL_API gcol_status_t gcol_map_status(gcol_map_t *m, cudaStream_t s);
 
 /* Device-side access for users' kernels: get a view on the host, pass it by
@@ -363,7 +467,9 @@ GCOL_API gcol_status_t gcol_select_flagged(void *d_temp, size_t *temp_bytes, con
  * allow 1e-4 relative for F32, 1e-12 for F64). Float reductions repeat
  * bit for bit on the same GPU; float scans may differ in the last bits run to
  * run (the look-back's association depends on timing).
- * MIN/MAX compare with <; NaN inputs give an unspecified result.
+ * MIN/MAX compare as the type; float MIN/MAX ignore NaN operands (fmin /
+ * fmax, the same rule as gcol_map_insert_or_apply): the result is NaN only
+ * when no operand is a number, and then the identity for a reduction.
  *   d_temp, temp_bytes  temp storage, two-phase as above
  *   d_in                device, n elements of type t
  *   d_out               device, one element of type t
@@ -467,8 +573,11 @@ GCOL_API gcol_status_t gcol_sssp_many_to_many(const gcol_graph_t *g, const uint3
 /* ------------------------------------------------------------------------ */
 /* Multimap (duplicate keys)                                                */
 /* ------------------------------------------------------------------------ */
-/* Every inserted pair is kept, duplicates of a key included. Two engines
- * behind one API:
+/* Every inserted pair is kept, duplicates of a key included. Handles,
+ * pointers, sentinels, latching and destroy's stream follow the map's rules
+ * (see "Hash map"): d_keys key_type elements, d_values value_type, size_t
+ * counts and query indices 8-byte aligned, each may be NULL only where said.
+ * Two engines behind one API:
  *  - GCOL_MULTIMAP_OPEN (the default, fastest): open addressing laid out as
  *    the hash map (same hashing, buckets probed by a tile, pairs packed in 8-
  *    or 16-byte slots); a key's copies lie along its probe sequence and a

@@ -8,35 +8,29 @@
 #include <limits>
 #include <type_traits>
 #include "gcol/gcol.h"
+#include "gcol/device/detail/ops.cuh"
 
 namespace gcol {
 namespace detail {
 
-/* Integer ADD wraps (computed unsigned: no signed-overflow UB). */
+/* CUB functors over gcol_op_t's one meaning (gcol/device/detail/ops.cuh):
+ * integer ADD wraps, float MIN/MAX ignore NaN. */
 template <class T>
 struct add_op {
-  __host__ __device__ __forceinline__ T operator()(const T &a, const T &b) const {
-    if constexpr (std::is_integral<T>::value) {
-      typedef typename std::make_unsigned<T>::type U;
-      return (T)((U)a + (U)b);
-    } else {
-      return a + b;
-    }
-  }
+  __host__ __device__ __forceinline__ T operator()(const T &a, const T &b) const { return op_add(a, b); }
   static T identity() { return T(0); }
 };
 
-/* MIN/MAX compare with <; with NaN inputs the result is unspecified. */
 template <class T>
 struct min_op {
-  __host__ __device__ __forceinline__ T operator()(const T &a, const T &b) const { return b < a ? b : a; }
+  __host__ __device__ __forceinline__ T operator()(const T &a, const T &b) const { return op_min(a, b); }
   static T identity() {
     return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
   }
 };
 template <class T>
 struct max_op {
-  __host__ __device__ __forceinline__ T operator()(const T &a, const T &b) const { return a < b ? b : a; }
+  __host__ __device__ __forceinline__ T operator()(const T &a, const T &b) const { return op_max(a, b); }
   static T identity() {
     return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
                                                 : std::numeric_limits<T>::lowest();

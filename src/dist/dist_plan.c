@@ -1,3 +1,4 @@
+#include "gcol/gcol_nccl.h" /* GCOL_API: gcol_dist_owner and gcol_dist_round_pairs are public */
 #include "dist_plan.h"
 
 #include <string.h>

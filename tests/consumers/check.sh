@@ -155,6 +155,38 @@ except gcol.NoDeviceError as e:
 PY
 }
 
+# Only the API is exported: the functions each public header declares with
+# GCOL_API are exactly the dynamic symbols its library defines.
+exports_match_headers() {
+  local lib=$prefix/lib pair header so want got rc=0
+  for pair in gcol.h:libgcol.so gcol_nccl.h:libgcol_nccl.so; do
+    header=$prefix/include/gcol/${pair%%:*} so=$lib/${pair##*:}
+    [ -f "$so" ] || continue
+    want=$(grep -oE '^GCOL_API [^(]*\bgcol_[a-z0-9_]+\(' "$header" | grep -oE 'gcol_[a-z0-9_]+\($' | tr -d '(' | sort)
+    got=$(nm -D --defined-only "$so" | awk '{print $3}' | sort)
+    if [ "$want" != "$got" ]; then
+      echo "${pair##*:} exports differ from ${pair%%:*}'s declarations (< declared only, > exported only):"
+      diff <(echo "$want") <(echo "$got") | grep '^[<>]'
+      rc=1
+    else
+      echo "${pair##*:}: $(wc -l <<<"$got") symbols, exactly the API"
+    fi
+  done
+  return $rc
+}
+
+# An example of the repository built against the install alone (pkg-config and
+# the CUDA runtime for its own cudaMalloc calls), as a user builds it.
+example_against_install() {
+  # shellcheck disable=SC2046 # pkg-config's flags are words
+  $cc -std=c11 -Wall -Wextra -Werror examples/voxel_paths.c $(pkg-config --cflags --libs gcol) \
+    -L"$cuda_home/lib64" -lcudart -lm -o "$work/voxel_paths" || return 1
+  local out
+  out=$(LD_LIBRARY_PATH=$prefix/lib:$cuda_home/lib64 "$work/voxel_paths" 2>&1) || { echo "$out"; return 1; }
+  echo "$out"
+  grep -q "no CUDA device\|GPU and CPU agree" <<<"$out"
+}
+
 uninstall() {
   [ -f "$prefix/share/gcol/install_manifest.txt" ] || { echo "nothing was installed"; return 1; }
   $make -s --no-print-directory BUILD="$build" PREFIX="$prefix" uninstall || return 1
@@ -167,6 +199,8 @@ check pkgconfig_shared pkgconfig_shared
 check pkgconfig_static pkgconfig_static
 check cmake_find_package cmake_package
 check gcol_nccl gcol_nccl
+check exports_match_headers exports_match_headers
+check example_against_install example_against_install
 check python_pip_install python_pip
 check uninstall_leaves_nothing uninstall
 echo "$passed passed, $failed failed, $skipped skipped"

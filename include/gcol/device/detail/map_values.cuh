@@ -4,33 +4,24 @@
 
 #include <stdint.h>
 #include "gcol/gcol.h"
+#include "gcol/device/detail/ops.cuh"
 
 namespace gcol {
 namespace detail {
 
-template <class X>
-__device__ __forceinline__ X apply_op(X a, X b, int op) {
-  return op == GCOL_OP_ADD ? (X)(a + b) : op == GCOL_OP_MIN ? (b < a ? b : a) : (b > a ? b : a);
-}
-
-/* op(a, b) on the bits of two values of type vtype (zero-extended to 64 bits).
- * Float MIN/MAX ignore a NaN operand (fminf/fmaxf). */
+/* op(a, b) on the bits of two values of type vtype (zero-extended to 64
+ * bits), with gcol_op_t's one meaning (ops.cuh). */
 __device__ __forceinline__ uint64_t combine_bits(uint64_t a, uint64_t b, int op, int vtype) {
   switch (vtype) {
-    case GCOL_U32: return apply_op<uint32_t>((uint32_t)a, (uint32_t)b, op);
-    case GCOL_I32: return (uint32_t)apply_op<int32_t>((int32_t)(uint32_t)a, (int32_t)(uint32_t)b, op);
-    case GCOL_F32: {
-      float x = __uint_as_float((uint32_t)a), y = __uint_as_float((uint32_t)b);
-      float r = op == GCOL_OP_ADD ? x + y : op == GCOL_OP_MIN ? fminf(x, y) : fmaxf(x, y);
-      return __float_as_uint(r);
-    }
-    case GCOL_U64: return apply_op<uint64_t>(a, b, op);
-    case GCOL_I64: return (uint64_t)apply_op<int64_t>((int64_t)a, (int64_t)b, op);
-    default: {
-      double x = __longlong_as_double((long long)a), y = __longlong_as_double((long long)b);
-      double r = op == GCOL_OP_ADD ? x + y : op == GCOL_OP_MIN ? fmin(x, y) : fmax(x, y);
-      return (uint64_t)__double_as_longlong(r);
-    }
+    case GCOL_U32: return op_apply<uint32_t>((uint32_t)a, (uint32_t)b, op);
+    case GCOL_I32: return (uint32_t)op_apply<int32_t>((int32_t)(uint32_t)a, (int32_t)(uint32_t)b, op);
+    case GCOL_F32:
+      return __float_as_uint(op_apply<float>(__uint_as_float((uint32_t)a), __uint_as_float((uint32_t)b), op));
+    case GCOL_U64: return op_apply<uint64_t>(a, b, op);
+    case GCOL_I64: return (uint64_t)op_apply<int64_t>((int64_t)a, (int64_t)b, op);
+    default:
+      return (uint64_t)__double_as_longlong(
+          op_apply<double>(__longlong_as_double((long long)a), __longlong_as_double((long long)b), op));
   }
 }
 
