@@ -25,7 +25,7 @@ TEST(abi_message_names_call_argument_and_rule) {
   CHECK_STATUS(gcol_map_create(&m, &cfg, 0), GCOL_ERROR_INVALID_ARGUMENT);
   CHECK(said("gcol_map_create", "max_load_factor", "1.5"));
   CHECK_STATUS(gcol_map_insert(NULL, NULL, NULL, 0, NULL, 0), GCOL_ERROR_INVALID_ARGUMENT);
-  CHECK(said("gcol_map_insert", "map is NULL", NULL));
+  CHECK(said("gcol_map_insert", "gcol_map_t handle is NULL", NULL));
   CHECK_STATUS(gcol_multimap_count(NULL, NULL, 0, NULL, NULL, 0), GCOL_ERROR_INVALID_ARGUMENT);
   CHECK(said("gcol_multimap_count", "NULL", NULL));
   /* errno-like: a later successful call leaves the message alone */

@@ -2,6 +2,7 @@
  * driver what a pointer is (cudaPointerGetAttributes, a host-side table
  * look-up, no device work). */
 #include <stdint.h>
+#include <stdio.h>
 #include "args.h"
 #include "common.h"
 #include "error.h"
@@ -65,6 +66,20 @@ gcol_status_t gcol_check_dptrs_on(const gcol_dptr_t *a, size_t k, int device) {
     }
   }
   return GCOL_SUCCESS;
+}
+
+gcol_status_t gcol_check_handle(const void *h, uint32_t magic, uint32_t want, const char *type) {
+  if (!h) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "the %s handle is NULL", type);
+  if (magic != want)
+    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "%p is not a live %s (destroyed, or another object)", h, type);
+  return GCOL_SUCCESS;
+}
+
+gcol_kv_words_t gcol_kv_words(gcol_type_t key, gcol_type_t value) {
+  gcol_kv_words_t w;
+  snprintf(w.keys, sizeof w.keys, "%s keys", gcol_type_name(key));
+  snprintf(w.values, sizeof w.values, "%s values", gcol_type_name(value));
+  return w;
 }
 
 gcol_status_t gcol_check_dptrs(const gcol_dptr_t *a, size_t k) {

@@ -37,6 +37,18 @@ gcol_status_t gcol_check_dptrs_on(const gcol_dptr_t *a, size_t k, int device);
 
 #define GCOL_NARGS(a) (sizeof(a) / sizeof((a)[0]))
 
+/* A live handle: not NULL, and `magic` (read by the caller from the handle,
+ * 0 when it is NULL) is what create set and destroy clears. `type` names the
+ * handle's type for the message ("gcol_map_t"). */
+gcol_status_t gcol_check_handle(const void *h, uint32_t magic, uint32_t want, const char *type);
+
+/* "GCOL_U64 keys" / "GCOL_F32 values": what a container's arrays hold, for
+ * pointer messages. */
+typedef struct {
+  char keys[32], values[32];
+} gcol_kv_words_t;
+gcol_kv_words_t gcol_kv_words(gcol_type_t key, gcol_type_t value);
+
 #ifdef __cplusplus
 }
 #endif

@@ -96,11 +96,7 @@ void gcol_dist_map_destroy(gcol_dist_map_t *m) {
 }
 
 static gcol_status_t check_map(const gcol_dist_map_t *m) {
-  if (!m) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "the map is NULL");
-  if (m->magic != GCOL_DIST_MAP_MAGIC)
-    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "%p is not a live gcol_dist_map_t (destroyed, or another object)",
-                     (const void *)m);
-  return GCOL_SUCCESS;
+  return gcol_check_handle(m, m ? m->magic : 0, GCOL_DIST_MAP_MAGIC, "gcol_dist_map_t");
 }
 
 /* This rank's batch against the rules (NULL, alignment, memory the map's

@@ -1,5 +1,4 @@
 /* Host API of the hash map: argument checks, state, and kernel dispatch. */
-#include <stdio.h>
 #include <stdlib.h>
 #include "core/api_scope.h"
 #include "core/args.h"
@@ -33,28 +32,14 @@ gcol_status_t gcol::detail::map_state_take_latched(map_state *d, const map_state
 
 namespace {
 
-/* A live map handle (not NULL, not destroyed). */
 gcol_status_t check_map(const gcol_map *m) {
-  if (!m) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "the map is NULL");
-  if (m->magic != GCOL_MAP_MAGIC)
-    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "%p is not a live gcol_map_t (destroyed, or another object)",
-                     (const void *)m);
-  return GCOL_SUCCESS;
+  return gcol_check_handle(m, m ? m->magic : 0, GCOL_MAP_MAGIC, "gcol_map_t");
 }
 
-/* "GCOL_U64 keys" / "GCOL_F32 values", for messages. */
-struct map_words {
-  char keys[32], values[32];
-  explicit map_words(const gcol_map *m) {
-    snprintf(keys, sizeof keys, "%s keys", gcol_type_name(m->cfg.key_type));
-    snprintf(values, sizeof values, "%s values", gcol_type_name(m->cfg.value_type));
-  }
-};
-
-gcol_dptr_t keys_arg(const gcol_map *m, const char *name, const void *p, size_t n, const map_words &w) {
+gcol_dptr_t keys_arg(const gcol_map *m, const char *name, const void *p, size_t n, const gcol_kv_words_t &w) {
   return gcol_dptr_t{name, p, n, (size_t)m->kb, w.keys};
 }
-gcol_dptr_t values_arg(const gcol_map *m, const char *name, const void *p, size_t n, const map_words &w) {
+gcol_dptr_t values_arg(const gcol_map *m, const char *name, const void *p, size_t n, const gcol_kv_words_t &w) {
   return gcol_dptr_t{name, p, n, (size_t)m->vb, w.values};
 }
 gcol_dptr_t count_arg(const char *name, const size_t *p) {
@@ -167,7 +152,7 @@ gcol_status_t gcol_map_insert(gcol_map_t *m, const void *d_keys, const void *d_v
                               size_t *d_num_inserted, cudaStream_t s) {
   api_scope r("gcol_map_insert");
   GCOL_TRY(check_map(m));
-  map_words w(m);
+  gcol_kv_words_t w = gcol_kv_words(m->cfg.key_type, m->cfg.value_type);
   gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), values_arg(m, "d_values", d_values, n, w),
                      count_arg("d_num_inserted", d_num_inserted)};
   GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
@@ -178,7 +163,7 @@ gcol_status_t gcol_map_insert_or_assign(gcol_map_t *m, const void *d_keys, const
                                         cudaStream_t s) {
   api_scope r("gcol_map_insert_or_assign");
   GCOL_TRY(check_map(m));
-  map_words w(m);
+  gcol_kv_words_t w = gcol_kv_words(m->cfg.key_type, m->cfg.value_type);
   gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), values_arg(m, "d_values", d_values, n, w)};
   GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   return upsert(m, d_keys, d_values, n, {gcol::detail::UPSERT_ASSIGN, 0, 0}, NULL, NULL, NULL, s);
@@ -188,7 +173,7 @@ gcol_status_t gcol_map_insert_and_find(gcol_map_t *m, const void *d_keys, const 
                                        void *d_values_out, uint8_t *d_inserted_out, cudaStream_t s) {
   api_scope r("gcol_map_insert_and_find");
   GCOL_TRY(check_map(m));
-  map_words w(m);
+  gcol_kv_words_t w = gcol_kv_words(m->cfg.key_type, m->cfg.value_type);
   gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), values_arg(m, "d_values", d_values, n, w),
                      values_arg(m, "d_values_out", d_values_out, n, w),
                      flags_arg("d_inserted_out", d_inserted_out, d_inserted_out ? n : 0)};
@@ -203,7 +188,7 @@ gcol_status_t gcol_map_insert_or_apply(gcol_map_t *m, const void *d_keys, const 
   GCOL_TRY(check_map(m));
   if (op != GCOL_OP_ADD && op != GCOL_OP_MIN && op != GCOL_OP_MAX)
     return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "op %d is not GCOL_OP_ADD, GCOL_OP_MIN or GCOL_OP_MAX", (int)op);
-  map_words w(m);
+  gcol_kv_words_t w = gcol_kv_words(m->cfg.key_type, m->cfg.value_type);
   gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), values_arg(m, "d_values", d_values, n, w)};
   GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   return upsert(m, d_keys, d_values, n, {gcol::detail::UPSERT_APPLY, (int)op, (int)m->cfg.value_type}, NULL,
@@ -221,7 +206,7 @@ gcol_status_t gcol_map_find(const gcol_map_t *m, const void *d_keys, size_t n, v
                             cudaStream_t s) {
   api_scope r("gcol_map_find");
   GCOL_TRY(check_map(m));
-  map_words w(m);
+  gcol_kv_words_t w = gcol_kv_words(m->cfg.key_type, m->cfg.value_type);
   gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), values_arg(m, "d_values_out", d_values_out, n, w)};
   GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   return lookup(m, d_keys, n, d_values_out, false, s);
@@ -231,7 +216,7 @@ gcol_status_t gcol_map_contains(const gcol_map_t *m, const void *d_keys, size_t 
                                 cudaStream_t s) {
   api_scope r("gcol_map_contains");
   GCOL_TRY(check_map(m));
-  map_words w(m);
+  gcol_kv_words_t w = gcol_kv_words(m->cfg.key_type, m->cfg.value_type);
   gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), flags_arg("d_found_out", d_found_out, n)};
   GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   return lookup(m, d_keys, n, d_found_out, true, s);
@@ -241,7 +226,7 @@ gcol_status_t gcol_map_erase(gcol_map_t *m, const void *d_keys, size_t n, size_t
                              cudaStream_t s) {
   api_scope r("gcol_map_erase");
   GCOL_TRY(check_map(m));
-  map_words w(m);
+  gcol_kv_words_t w = gcol_kv_words(m->cfg.key_type, m->cfg.value_type);
   gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), count_arg("d_num_erased", d_num_erased)};
   GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   m->last = s;
@@ -258,7 +243,7 @@ gcol_status_t gcol_map_retrieve_all(gcol_map_t *m, void *d_keys_out, void *d_val
   api_scope r("gcol_map_retrieve_all");
   GCOL_TRY(check_map(m));
   if (!h_count_out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "h_count_out is NULL");
-  map_words w(m);
+  gcol_kv_words_t w = gcol_kv_words(m->cfg.key_type, m->cfg.value_type);
   /* how many pairs are written is known only on the device: the first
      element of each output is what can be checked */
   gcol_dptr_t a[] = {keys_arg(m, "d_keys_out", d_keys_out, 1, w), values_arg(m, "d_values_out", d_values_out, 1, w)};

@@ -5,7 +5,6 @@
  * slots, unused nodes holding empty_key). */
 #include <stdlib.h>
 #include <type_traits>
-#include <stdio.h>
 #include "core/api_scope.h"
 #include "core/args.h"
 #include "core/common.h"
@@ -51,21 +50,8 @@ cudaError_t with_widths(const gcol_multimap *m, F f) {
 }
 
 gcol_status_t check_mm(const gcol_multimap *m) {
-  if (!m) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "the multimap is NULL");
-  if (m->magic != GCOL_MULTIMAP_MAGIC)
-    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "%p is not a live gcol_multimap_t (destroyed, or another object)",
-                     (const void *)m);
-  return GCOL_SUCCESS;
+  return gcol_check_handle(m, m ? m->magic : 0, GCOL_MULTIMAP_MAGIC, "gcol_multimap_t");
 }
-
-/* "GCOL_U64 keys" / "GCOL_F32 values", for messages. */
-struct mm_words {
-  char keys[32], values[32];
-  explicit mm_words(const gcol_multimap *m) {
-    snprintf(keys, sizeof keys, "%s keys", gcol_type_name(m->cfg.map.key_type));
-    snprintf(values, sizeof values, "%s values", gcol_type_name(m->cfg.map.value_type));
-  }
-};
 
 /* Pairs stored: the chained engines count node reservations, failed ones too. */
 size_t stored(const gcol_multimap *m, const map_state *h) {
@@ -156,7 +142,7 @@ gcol_status_t gcol_multimap_insert(gcol_multimap_t *m, const void *d_keys, const
                                    size_t *d_num_inserted, cudaStream_t s) {
   api_scope r("gcol_multimap_insert");
   GCOL_TRY(check_mm(m));
-  mm_words w(m);
+  gcol_kv_words_t w = gcol_kv_words(m->cfg.map.key_type, m->cfg.map.value_type);
   gcol_dptr_t a[] = {{"d_keys", d_keys, n, (size_t)m->p.kb, w.keys},
                      {"d_values", d_values, n, (size_t)m->p.vb, w.values},
                      {"d_num_inserted", d_num_inserted, d_num_inserted ? 1u : 0u, sizeof(size_t), "one size_t"}};
@@ -175,7 +161,7 @@ gcol_status_t gcol_multimap_count(const gcol_multimap_t *m, const void *d_keys, 
                                   size_t *d_total, cudaStream_t s) {
   api_scope r("gcol_multimap_count");
   GCOL_TRY(check_mm(m));
-  mm_words w(m);
+  gcol_kv_words_t w = gcol_kv_words(m->cfg.map.key_type, m->cfg.map.value_type);
   gcol_dptr_t a[] = {{"d_keys", d_keys, (d_counts || d_total) ? n : 0, (size_t)m->p.kb, w.keys},
                      {"d_counts", d_counts, d_counts ? n : 0, sizeof(size_t), "size_t counts"},
                      {"d_total", d_total, d_total ? 1u : 0u, sizeof(size_t), "one size_t"}};
@@ -203,7 +189,7 @@ gcol_status_t gcol_multimap_retrieve(void *d_temp, size_t *temp_bytes, const gco
   if (*temp_bytes < RETRIEVE_TEMP_BYTES)
     return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "*temp_bytes %zu is less than the %zu bytes asked for", *temp_bytes,
                      RETRIEVE_TEMP_BYTES);
-  mm_words w(m);
+  gcol_kv_words_t w = gcol_kv_words(m->cfg.map.key_type, m->cfg.map.value_type);
   gcol_dptr_t a[] = {{"d_temp", d_temp, 1, 8, "temp storage"},
                      {"d_keys", d_keys, n, (size_t)m->p.kb, w.keys},
                      {"d_keys_out", d_keys_out, d_keys_out ? out_capacity : 0, (size_t)m->p.kb, w.keys},
@@ -233,7 +219,7 @@ gcol_status_t gcol_multimap_retrieve_all(gcol_multimap_t *m, void *d_keys_out, v
   api_scope r("gcol_multimap_retrieve_all");
   GCOL_TRY(check_mm(m));
   if (!h_count_out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "h_count_out is NULL");
-  mm_words w(m);
+  gcol_kv_words_t w = gcol_kv_words(m->cfg.map.key_type, m->cfg.map.value_type);
   gcol_dptr_t a[] = {{"d_keys_out", d_keys_out, 1, (size_t)m->p.kb, w.keys},
                      {"d_values_out", d_values_out, 1, (size_t)m->p.vb, w.values}};
   GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));

@@ -301,10 +301,7 @@ extern "C" gcol_status_t gcol_sssp_many_to_many(const gcol_graph_t *g, const uin
                                                  size_t num_sources, const uint32_t *d_targets, size_t num_targets,
                                                  float *d_dist, cudaStream_t s) {
   api_scope r("gcol_sssp_many_to_many");
-  if (!g) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "g is NULL");
-  if (g->magic != GCOL_GRAPH_MAGIC)
-    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "%p is not a live gcol_graph_t (destroyed, or another object)",
-                     (const void *)g);
+  GCOL_TRY(gcol_check_handle(g, g ? g->magic : 0, GCOL_GRAPH_MAGIC, "gcol_graph_t"));
   if (num_sources > UINT32_MAX)
     return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "num_sources %zu is more than 2^32 - 1", num_sources);
   if (!d_targets && num_targets != g->n)
