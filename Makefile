@@ -98,6 +98,9 @@ $(BUILD)/src/multimap/mm_instance_%.o: src/multimap/mm_instance.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -MMD -DGCOL_KB=$(word 1,$(subst _, ,$*)) -DGCOL_VB=$(word 2,$(subst _, ,$*)) -c $< -o $@
 
+# examples see only what an install ships: the public headers
+$(BUILD)/examples/%.o: INC := -Iinclude -isystem $(CUDA_HOME)/include
+
 # test support, tests and benchmarks may include the CPU references
 $(BUILD)/tests/%.o: CFLAGS += $(TEST_INC)
 $(BUILD)/tests/%.o: NVFLAGS += $(TEST_INC)
