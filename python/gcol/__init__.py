@@ -7,10 +7,11 @@ device arrays, without copying through the host.
     m.insert_or_apply(keys, values, gcol.ADD)      # group-by sum
     keys, sums = m.retrieve_all()
 
-Errors are GcolError subclasses carrying the C status (``.status``).
+Errors are GcolError subclasses carrying the C status (``.status``) and the
+C library's message (``.message``: the call, the argument and the rule).
 """
 from ._errors import (CudaError, FullError, GcolError, InvalidArgumentError, LibraryNotFoundError,
-                      NoDeviceError, OutOfMemoryError, ReservedKeyError, Status)
+                      NcclError, NoDeviceError, OutOfMemoryError, ReservedKeyError, Status)
 from ._map import ADD, MAX, MIN, Map, Op
 from ._multimap import Multimap
 from ._sssp import Graph, shortest_paths
@@ -32,4 +33,4 @@ def version():
 
 __all__ = ["Map", "Multimap", "Graph", "shortest_paths", "Op", "ADD", "MIN", "MAX", "Status", "GcolError",
            "InvalidArgumentError", "OutOfMemoryError", "NoDeviceError", "CudaError", "FullError",
-           "ReservedKeyError", "LibraryNotFoundError", "library_path", "version", "__version__"]
+           "ReservedKeyError", "NcclError", "LibraryNotFoundError", "library_path", "version", "__version__"]

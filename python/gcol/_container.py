@@ -11,6 +11,9 @@ class Container(Handle):
     def _c(self, name):
         return getattr(self._f, self._prefix + name)
 
+    def _call_name(self, name):
+        return "gcol_" + self._prefix + name
+
     def _pairs(self, keys, values, stream):
         """The typed inputs of a call that takes pairs, and its stream."""
         k = typed(keys, self.key_dtype, "keys")
@@ -24,7 +27,7 @@ class Container(Handle):
         self._check(self._c("create")(ctypes.byref(handle), ctypes.byref(config), self._own_stream(stream)))
         self._h = handle.value
         if stream is None:
-            self._check(self._c("status")(self._h, 0))
+            self._check(self._c("status")(self._h, 0), self._call_name("status"))
 
     def __repr__(self):
         state = "closed" if self._h is None else "capacity %d" % self.capacity
@@ -40,7 +43,8 @@ class Container(Handle):
     def size(self, stream=None):
         """Number of stored pairs. Waits for the stream."""
         n = ctypes.c_size_t()
-        self._synced(self._c("size")(self._handle(), ctypes.byref(n), self._own_stream(stream)), n.value)
+        self._synced(self._c("size")(self._handle(), ctypes.byref(n), self._own_stream(stream)), n.value,
+                     self._call_name("size"))
         return n.value
 
     def __len__(self):
@@ -53,14 +57,15 @@ class Container(Handle):
         lib = self._output_library(like)
         s = self._own_stream(stream)
         size = ctypes.c_size_t()
-        size_status = raise_unless_latched(self._c("size")(self._handle(), ctypes.byref(size), s))
+        size_status = raise_unless_latched(self._c("size")(self._handle(), ctypes.byref(size), s),
+                                           self._call_name("size"))
         keys = lib.empty((max(size.value, 1),), self.key_dtype, None)  # the C call wants non-NULL outputs
         values = lib.empty((max(size.value, 1),), self.value_dtype, None)
         got = ctypes.c_size_t()
         status = self._c("retrieve_all")(self._handle(), typed(keys, self.key_dtype, "keys").ptr,
                                          typed(values, self.value_dtype, "values").ptr, ctypes.byref(got), s)
         result = (keys[:got.value], values[:got.value])
-        self._synced(status or size_status, result)
+        self._synced(status or size_status, result, self._call_name("retrieve_all" if status else "size"))
         return result
 
     def clear(self, stream=None):
@@ -69,4 +74,4 @@ class Container(Handle):
 
     def status(self, stream=None):
         """Wait for the stream; raise the latched FullError / ReservedKeyError, if any."""
-        self._check(self._c("status")(self._handle(), self._own_stream(stream)))
+        self._check(self._c("status")(self._handle(), self._own_stream(stream)), self._call_name("status"))

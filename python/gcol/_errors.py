@@ -12,18 +12,23 @@ class Status(enum.IntEnum):
     CUDA = 4
     FULL = 5
     RESERVED_KEY = 6
+    NCCL = 7
 
 
 class GcolError(Exception):
     """A gcol call failed. ``status`` is the Status (None for a library that
-    could not be loaded); ``cuda_error`` the cudaError_t behind CUDA and
-    NO_DEVICE, else 0."""
+    could not be loaded); ``message`` the C library's own words
+    (gcol_last_error_message: the call, the argument and the rule it broke),
+    or the Python layer's for a refusal made before any C call; ``cuda_error``
+    the cudaError_t behind CUDA and NO_DEVICE, else 0. str() holds both the
+    status and the message."""
 
     status = None
 
-    def __init__(self, message, cuda_error=0):
-        super().__init__(message)
+    def __init__(self, text, cuda_error=0, message=None):
+        super().__init__(text)
         self.cuda_error = cuda_error
+        self.message = text if message is None else message
 
 
 class InvalidArgumentError(GcolError, ValueError):
@@ -54,10 +59,16 @@ class ReservedKeyError(GcolError):
     status = Status.RESERVED_KEY
 
 
+class NcclError(GcolError):
+    """libgcol_nccl: an NCCL call failed (the message carries NCCL's text)."""
+
+    status = Status.NCCL
+
+
 class LibraryNotFoundError(GcolError):
     """libgcol.so could not be found or loaded (see gcol.library_path)."""
 
 
 ERROR_FOR_STATUS = {cls.status: cls for cls in
                     (InvalidArgumentError, OutOfMemoryError, NoDeviceError, CudaError,
-                     FullError, ReservedKeyError)}
+                     FullError, ReservedKeyError, NcclError)}

@@ -38,9 +38,11 @@ class Handle:
         self.close()
 
     # ---- per call ------------------------------------------------------------
-    def _check(self, status):
+    def _check(self, status, latched_by=None):
+        """Raise the error of a C call's status; latched_by: the C call's name
+        when it returns device-latched errors (status, size, retrieve_all)."""
         if status:
-            raise _lib.error(status)
+            raise _lib.error(status, latched_by)
 
     def _handle(self):
         if self._h is None:
@@ -70,21 +72,21 @@ class Handle:
             return _arrays.library(like)
         return _arrays.view(like).lib
 
-    def _synced(self, status, result):
+    def _synced(self, status, result, call):
         """A synchronizing call's status: a latched FULL / RESERVED_KEY is raised
         with the call's result attached (as .result), other errors plainly."""
         if status:
-            err = _lib.error(status)
+            err = _lib.error(status, call)
             if status in _LATCHED:
                 err.result = result
             raise err
 
 
-def raise_unless_latched(status):
+def raise_unless_latched(status, call):
     """status if it is 0 or a latched FULL / RESERVED_KEY (to raise after the
     call's result is made), else raise it now."""
     if status and status not in _LATCHED:
-        raise _lib.error(status)
+        raise _lib.error(status, call)
     return status
 
 

@@ -12,7 +12,7 @@ import ctypes
 import os
 import subprocess
 import sys
-from ctypes import POINTER, c_char_p, c_double, c_int, c_size_t, c_uint, c_uint64, c_void_p
+from ctypes import POINTER, c_char_p, c_double, c_int, c_size_t, c_uint, c_uint32, c_uint64, c_void_p
 
 from ._errors import ERROR_FOR_STATUS, GcolError, LibraryNotFoundError, Status
 from ._version import __version__
@@ -25,15 +25,21 @@ class Allocator(ctypes.Structure):
     _fields_ = [("alloc", c_void_p), ("free", c_void_p), ("ctx", c_void_p)]
 
 
+# GCOL_CONFIG_HEADER: size, magic, version. Only the C _default functions fill
+# it (a config is always one of theirs with fields changed), so a library of
+# another version sees the struct this package was written against.
+_CONFIG_HEADER = [("size", c_size_t), ("magic", c_uint32), ("version", c_uint32)]
+
+
 class MapConfig(ctypes.Structure):
-    _fields_ = [("key_type", c_int), ("value_type", c_int), ("capacity", c_size_t),
+    _fields_ = _CONFIG_HEADER + [("key_type", c_int), ("value_type", c_int), ("capacity", c_size_t),
                 ("max_load_factor", c_double), ("growable", c_int), ("empty_key", c_uint64),
                 ("erased_key", c_uint64), ("empty_value", c_uint64), ("seed", c_uint64),
                 ("allocator", Allocator), ("growth_factor", c_int)]
 
 
 class MultimapConfig(ctypes.Structure):
-    _fields_ = [("map", MapConfig), ("engine", c_int), ("num_buckets", c_size_t)]
+    _fields_ = _CONFIG_HEADER + [("engine", c_int), ("num_buckets", c_size_t), ("map", MapConfig)]
 
 
 _P, _N, _E, _SP = c_void_p, c_size_t, c_int, POINTER(c_size_t)  # pointer, count, enum, size_t*
@@ -42,6 +48,7 @@ SIGNATURES = {
     "version": (c_uint, ()),
     "status_string": (c_char_p, (_E,)),
     "last_cuda_error": (c_int, ()),
+    "last_error_message": (c_char_p, ()),
     "type_size": (c_size_t, (_E,)),
     "map_config_default": (MapConfig, (_E, _E)),
     "map_create": (c_int, (POINTER(c_void_p), POINTER(MapConfig), _P)),
@@ -157,16 +164,30 @@ def functions():
     return _functions
 
 
-def error(status):
-    """The GcolError subclass instance for a non-zero status, with its message."""
+_LATCHED_WORDS = {Status.FULL: "a key found no free slot", Status.RESERVED_KEY: "a key equal to a sentinel was skipped"}
+
+
+def error(status, latched_by=None):
+    """The GcolError subclass instance for a non-zero status returned by the
+    call just made on this thread: its text is the status string and
+    gcol_last_error_message() (kept as .message). latched_by: the C call
+    (e.g. "gcol_map_size") that returned a FULL / RESERVED_KEY latched on the
+    device by an earlier call; the C library writes no message for those, so
+    the message says so instead of repeating an older one."""
     f = functions()
-    message = f.status_string(status).decode()
+    if latched_by is not None and status in _LATCHED_WORDS:
+        message = "%s: %s in an earlier call on this container (latched)" % (latched_by, _LATCHED_WORDS[status])
+    else:
+        message = (f.last_error_message() or b"").decode(errors="replace")
+    text = f.status_string(status).decode()
     cuda_error = f.last_cuda_error() if status in (Status.NO_DEVICE, Status.CUDA) else 0
     if cuda_error:
-        message += " (cudaError_t %d)" % cuda_error
+        text += " (cudaError_t %d)" % cuda_error
+    if message:
+        text += " -- " + message
     cls = ERROR_FOR_STATUS.get(status)
     if cls is None:
-        err = GcolError(message)
+        err = GcolError(text, cuda_error, message)
         err.status = status
         return err
-    return cls(message, cuda_error)
+    return cls(text, cuda_error, message)

@@ -26,11 +26,16 @@ def op_code(op):
     return code
 
 
-def map_config(f, key_dtype, value_dtype, capacity, growable, max_load_factor, empty_key, erased_key,
-               empty_value, seed, growth_factor=None):
-    """(key dtype name, value dtype name, a filled gcol_map_config_t)."""
+def map_types(key_dtype, value_dtype):
+    """(key dtype name, value dtype name, key gcol_type_t, value gcol_type_t)."""
     key_dtype, value_dtype = _dtypes.dtype_name(key_dtype), _dtypes.dtype_name(value_dtype)
-    cfg = f.map_config_default(_dtypes.key_type_code(key_dtype), _dtypes.type_code(value_dtype))
+    return key_dtype, value_dtype, _dtypes.key_type_code(key_dtype), _dtypes.type_code(value_dtype)
+
+
+def fill_map_config(cfg, key_dtype, value_dtype, capacity, growable, max_load_factor, empty_key, erased_key,
+                    empty_value, seed, growth_factor=None):
+    """Set the given fields of cfg, a gcol_map_config_t from the C _default
+    function (its header and the other fields stay the library's)."""
     cfg.capacity = non_negative(capacity, "capacity")
     cfg.growable = 1 if growable else 0
     if max_load_factor is not None:
@@ -43,7 +48,6 @@ def map_config(f, key_dtype, value_dtype, capacity, growable, max_load_factor, e
         cfg.seed = non_negative(seed, "seed") & (2**64 - 1)
     if growth_factor is not None:
         cfg.growth_factor = int(growth_factor)  # 2, 4 or 8: gcol_map_create checks
-    return key_dtype, value_dtype, cfg
 
 
 class Map(Container):
@@ -70,9 +74,10 @@ class Map(Container):
                  empty_key=None, erased_key=None, empty_value=None, seed=None, stream=None,
                  growth_factor=None):
         super().__init__()
-        self.key_dtype, self.value_dtype, self._cfg = map_config(
-            self._f, key_dtype, value_dtype, capacity, growable, max_load_factor, empty_key,
-            erased_key, empty_value, seed, growth_factor)
+        self.key_dtype, self.value_dtype, key_code, value_code = map_types(key_dtype, value_dtype)
+        self._cfg = self._f.map_config_default(key_code, value_code)
+        fill_map_config(self._cfg, self.key_dtype, self.value_dtype, capacity, growable, max_load_factor,
+                        empty_key, erased_key, empty_value, seed, growth_factor)
         self._create(self._cfg, stream)
 
     # ---- sentinels (host-side) ---------------------------------------------

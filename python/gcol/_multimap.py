@@ -4,7 +4,7 @@ import ctypes
 from ._errors import InvalidArgumentError
 from ._container import Container
 from ._handle import non_negative, typed
-from ._map import map_config
+from ._map import fill_map_config, map_types
 
 ENGINES = {"open": 0, "chained": 1, "chained_lockfree": 2}  # gcol_multimap_engine_t
 
@@ -23,12 +23,12 @@ class Multimap(Container):
         super().__init__()
         if engine not in ENGINES:
             raise InvalidArgumentError("engine must be one of %s, not %r" % (", ".join(ENGINES), engine))
-        self.key_dtype, self.value_dtype, map_cfg = map_config(
-            self._f, key_dtype, value_dtype, capacity, False, max_load_factor, empty_key, erased_key,
-            empty_value, seed)
+        self.key_dtype, self.value_dtype, key_code, value_code = map_types(key_dtype, value_dtype)
         self.engine = engine
-        cfg = self._f.multimap_config_default(map_cfg.key_type, map_cfg.value_type, ENGINES[engine])
-        cfg.map, cfg.num_buckets = map_cfg, non_negative(num_buckets, "num_buckets")
+        cfg = self._f.multimap_config_default(key_code, value_code, ENGINES[engine])
+        cfg.num_buckets = non_negative(num_buckets, "num_buckets")
+        fill_map_config(cfg.map, self.key_dtype, self.value_dtype, capacity, False, max_load_factor, empty_key,
+                        erased_key, empty_value, seed)
         self._create(cfg, stream)
 
     def insert(self, keys, values, stream=None):
@@ -55,7 +55,7 @@ class Multimap(Container):
         total = k.lib.empty((1,), "int64", k)
         total_ptr = typed(total, "int64", "total").ptr
         self._check(self._f.multimap_count(h, k.ptr, k.n, None, total_ptr, s))
-        self._check(self._f.multimap_status(h, s))  # waits: total is readable
+        self._check(self._f.multimap_status(h, s), "gcol_multimap_status")  # waits: total is readable
         n = int(total[0])
         values = k.lib.empty((n,), self.value_dtype, k)
         query = k.lib.empty((n,), "int64", k)

@@ -11,7 +11,7 @@ no_gpu_only = pytest.mark.skipif(HAVE_GPU, reason="checks the behaviour without 
 
 def test_every_status_has_its_exception():
     pairs = {gcol.InvalidArgumentError: 1, gcol.OutOfMemoryError: 2, gcol.NoDeviceError: 3,
-             gcol.CudaError: 4, gcol.FullError: 5, gcol.ReservedKeyError: 6}
+             gcol.CudaError: 4, gcol.FullError: 5, gcol.ReservedKeyError: 6, gcol.NcclError: 7}
     for cls, status in pairs.items():
         assert issubclass(cls, gcol.GcolError) and cls.status == status == gcol.Status(status)
     assert issubclass(gcol.InvalidArgumentError, ValueError)
@@ -83,3 +83,68 @@ def test_typed_checks_dtype_and_length():
         typed(FakeDeviceArray((3,), "<i4"), "int64", "keys")
     with pytest.raises(gcol.InvalidArgumentError, match="values has 4 elements, the keys 3"):
         typed(FakeDeviceArray((4,), "<i8"), "int64", "values", 3)
+
+
+# ---- issue 22: gcol_last_error_message reaches every exception -------------
+def _raised(fn, cls=gcol.InvalidArgumentError):
+    with pytest.raises(cls) as info:
+        fn()
+    err = info.value
+    assert err.message and err.message in str(err), (err.message, str(err))
+    return err
+
+
+def test_config_refusals_carry_the_c_message():
+    err = _raised(lambda: gcol.Map("int64", "int64", capacity=0))
+    assert err.message.startswith("gcol_map_create: ") and "capacity" in err.message
+    err = _raised(lambda: gcol.Map("int32", "int32", capacity=10, max_load_factor=1.5))
+    assert err.message.startswith("gcol_map_create: ") and "max_load_factor 1.5" in err.message
+    err = _raised(lambda: gcol.Multimap("int64", "int64", capacity=10, engine="open", num_buckets=5))
+    assert err.message.startswith("gcol_multimap_create: ") and "num_buckets" in err.message
+    err = _raised(lambda: gcol.Map("int64", "int64", capacity=10, growable=True, growth_factor=3))
+    assert err.message.startswith("gcol_map_create: ") and "growth_factor" in err.message
+
+
+def test_null_pointers_and_foreign_configs_carry_the_c_message():
+    import ctypes
+    from gcol import _lib
+    f = _lib.functions()
+    err = _lib.error(f.map_insert(None, None, None, 5, None, 0))
+    assert isinstance(err, gcol.InvalidArgumentError) and err.message == "gcol_map_insert: the map is NULL"
+    handle = ctypes.c_void_p()
+    err = _lib.error(f.map_create(ctypes.byref(handle), None, 0))
+    assert err.message.startswith("gcol_map_create: ") and "cfg" in err.message and "NULL" in err.message
+    cfg = f.map_config_default(3, 3)
+    cfg.magic = 0  # not made by gcol_map_config_default
+    err = _lib.error(f.map_create(ctypes.byref(handle), ctypes.byref(cfg), 0))
+    assert "magic" in err.message and handle.value is None
+    mm = f.multimap_config_default(3, 3, 0)
+    mm.version = 99 * 10000  # another major version
+    err = _lib.error(f.multimap_create(ctypes.byref(handle), ctypes.byref(mm), 0))
+    assert err.message.startswith("gcol_multimap_create: ") and "version" in err.message
+
+
+def test_configs_come_from_the_default_functions():
+    from gcol import _lib
+    f = _lib.functions()
+    cfg, mm = f.map_config_default(3, 5), f.multimap_config_default(3, 5, 1)
+    for c in (cfg, mm, mm.map):
+        assert c.magic == 0x6C6F6367 and c.version == f.version()
+    assert cfg.size == ctypes_sizeof(_lib.MapConfig) and mm.size == ctypes_sizeof(_lib.MultimapConfig)
+
+
+def ctypes_sizeof(t):
+    import ctypes
+    return ctypes.sizeof(t)
+
+
+def test_latched_errors_say_they_were_latched():
+    from gcol import _lib
+    err = _lib.error(gcol.Status.FULL, "gcol_map_size")
+    assert isinstance(err, gcol.FullError)
+    assert err.message.startswith("gcol_map_size: ") and "latched" in err.message
+
+
+def test_python_side_refusals_have_a_message_too():
+    err = _raised(lambda: gcol.Map("float32", "int32", capacity=10))
+    assert "keys must be" in err.message
