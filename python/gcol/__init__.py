@@ -7,6 +7,13 @@ device arrays, without copying through the host.
     m.insert_or_apply(keys, values, gcol.ADD)      # group-by sum
     keys, sums = m.retrieve_all()
 
+and the calls people make on arrays (PyTorch, CuPy, Numba, DLPack):
+
+    values, counts = gcol.unique(x, return_counts=True)
+    group_keys, sums = gcol.groupby_reduce(keys, values, op="sum")
+    mask = gcol.isin(x, test_values)
+    left_index, right_index = gcol.join(left_keys, right_keys, how="inner")
+
 Errors are GcolError subclasses carrying the C status (``.status``) and the
 C library's message (``.message``: the call, the argument and the rule).
 """
@@ -16,6 +23,12 @@ from ._map import ADD, MAX, MIN, Map, Op
 from ._multimap import Multimap
 from ._sssp import Graph, shortest_paths
 from ._version import __version__
+
+# ---- functions over device arrays (issue 26) ----------------------------------
+from ._groupby import groupby_reduce
+from ._isin import isin
+from ._join import join
+from ._unique import unique
 
 
 def library_path():
@@ -33,4 +46,5 @@ def version():
 
 __all__ = ["Map", "Multimap", "Graph", "shortest_paths", "Op", "ADD", "MIN", "MAX", "Status", "GcolError",
            "InvalidArgumentError", "OutOfMemoryError", "NoDeviceError", "CudaError", "FullError",
-           "ReservedKeyError", "NcclError", "LibraryNotFoundError", "library_path", "version", "__version__"]
+           "ReservedKeyError", "NcclError", "LibraryNotFoundError", "library_path", "version", "__version__",
+           "unique", "groupby_reduce", "isin", "join"]

@@ -286,12 +286,17 @@ def _library_for(tp):
     return _one(Refuse)
 
 
-def view(obj):
-    """The View of a device array, or InvalidArgumentError."""
+def library_of(obj):
+    """The Library that reads obj (without reading it: a DLPack capsule stays unused)."""
     lib = _library_by_type.get(type(obj))
     if lib is None:
         lib = _library_by_type[type(obj)] = _library_for(type(obj))
-    return lib.view(obj)
+    return lib
+
+
+def view(obj):
+    """The View of a device array, or InvalidArgumentError."""
+    return library_of(obj).view(obj)
 
 
 def fallback_library():

@@ -1,7 +1,7 @@
 """gcol.Multimap: every inserted pair kept, duplicates included (gcol_multimap_t)."""
 import ctypes
 
-from ._errors import InvalidArgumentError
+from ._errors import InvalidArgumentError, Status
 from ._container import Container
 from ._handle import non_negative, typed
 from ._map import fill_map_config, map_types
@@ -45,17 +45,22 @@ class Multimap(Container):
                                            None, s))
         return counts
 
-    def retrieve(self, keys, stream=None):
+    def retrieve(self, keys, stream=None, sentinel_queries_match_nothing=False):
         """The inner join of keys with the stored pairs: (values, query_index),
         match j being the pair (keys[query_index[j]], values[j]); no particular
-        order. Waits for the stream (to size the outputs)."""
+        order. Waits for the stream (to size the outputs). A query key equal
+        to a sentinel raises ReservedKeyError, or with
+        sentinel_queries_match_nothing=True simply matches nothing (the
+        multimap's latched RESERVED_KEY is then cleared)."""
         k = typed(keys, self.key_dtype, "keys")
         s = self._stream(stream, k)
         h = self._handle()
         total = k.lib.empty((1,), "int64", k)
         total_ptr = typed(total, "int64", "total").ptr
         self._check(self._f.multimap_count(h, k.ptr, k.n, None, total_ptr, s))
-        self._check(self._f.multimap_status(h, s), "gcol_multimap_status")  # waits: total is readable
+        status = self._f.multimap_status(h, s)  # waits: total is readable
+        if not (sentinel_queries_match_nothing and status == Status.RESERVED_KEY):
+            self._check(status, "gcol_multimap_status")
         n = int(total[0])
         values = k.lib.empty((n,), self.value_dtype, k)
         query = k.lib.empty((n,), "int64", k)

@@ -1,0 +1,237 @@
+"""The few array operations gcol's functions (unique, groupby_reduce, isin,
+join) need besides the C library, done by the caller's own array library
+(PyTorch or CuPy) on its current stream: allocation, sorting, gathers, small
+reductions. Inputs of other kinds (Numba, __cuda_array_interface__, DLPack)
+are adopted zero-copy by CuPy or PyTorch, and results go back to Numba as
+Numba arrays."""
+import contextlib
+import sys
+
+from . import _arrays
+from ._errors import InvalidArgumentError
+
+
+class Torch:
+    name = "torch"
+
+    def __init__(self, device):
+        import torch
+        self.m, self.device = torch, device
+
+    def context(self):
+        return self.m.cuda.device(self.device)
+
+    def stream(self):
+        return self.m.cuda.current_stream(self.device)
+
+    def dt(self, name):
+        return getattr(self.m, name)
+
+    def empty(self, n, dtype):
+        return self.m.empty(n, dtype=self.dt(dtype), device=self.device)
+
+    def full(self, n, value, dtype):
+        return self.m.full((n,), value, dtype=self.dt(dtype), device=self.device)
+
+    def arange(self, n, dtype):
+        return self.m.arange(n, dtype=self.dt(dtype), device=self.device)
+
+    def astype(self, a, dtype):
+        return a.to(self.dt(dtype))
+
+    def bits(self, a, dtype):
+        return a.view(self.dt(dtype))
+
+    def reshape(self, a, shape):
+        return a.reshape(shape)
+
+    def canonical_floats(self, a):
+        """A copy with -0.0 as 0.0 and every NaN as the one quiet NaN."""
+        a = a + 0.0
+        return a.masked_fill_(self.m.isnan(a), float("nan"))
+
+    def take(self, a, idx):
+        return a[idx]
+
+    def host(self, a):
+        return a.tolist()
+
+    def count_profile(self, counts):
+        """(f1, f2): how many counts are 1 and 2."""
+        return self.m.stack(((counts == 1).sum(), (counts == 2).sum())).tolist()
+
+    def min_max(self, a):
+        lo, hi = self.m.aminmax(a)
+        return self.m.stack((lo, hi)).tolist()
+
+    def holds_either(self, a, x, y):
+        return bool(((a == x) | (a == y)).any().item())
+
+    def argsort(self, a):
+        return self.m.argsort(a, stable=True)
+
+    def sort(self, a):
+        return self.m.sort(a).values
+
+    def scatter_arange(self, index, n, dtype):
+        """out[index[i]] = i, for a permutation index of n."""
+        out = self.empty(n, dtype)
+        out[index] = self.arange(n, dtype)
+        return out
+
+    def nonzero(self, mask):
+        return self.m.nonzero(mask).reshape(-1)
+
+    def cat(self, arrays):
+        return self.m.cat(arrays)
+
+    def equal(self, a, value):
+        return a == value
+
+    def divide(self, a, b, dtype):
+        return self.m.div(a.to(self.dt(dtype)), b.to(self.dt(dtype)))
+
+
+class Cupy:
+    name = "cupy"
+
+    def __init__(self, device):
+        import cupy
+        self.m, self.device = cupy, device
+
+    def context(self):
+        return self.m.cuda.Device(self.device)
+
+    def stream(self):
+        return self.m.cuda.get_current_stream()
+
+    def empty(self, n, dtype):
+        return self.m.empty(n, dtype=dtype)
+
+    def full(self, n, value, dtype):
+        return self.m.full((n,), value, dtype=dtype)
+
+    def arange(self, n, dtype):
+        return self.m.arange(n, dtype=dtype)
+
+    def astype(self, a, dtype):
+        return a.astype(dtype)
+
+    def bits(self, a, dtype):
+        return a.view(dtype)
+
+    def reshape(self, a, shape):
+        return a.reshape(shape)
+
+    def canonical_floats(self, a):
+        a = a + a.dtype.type(0)
+        a[self.m.isnan(a)] = self.m.nan
+        return a
+
+    def take(self, a, idx):
+        return a[idx]
+
+    def host(self, a):
+        return a.tolist()
+
+    def count_profile(self, counts):
+        return self.m.stack(((counts == 1).sum(), (counts == 2).sum())).tolist()
+
+    def min_max(self, a):
+        return self.m.stack((a.min(), a.max())).tolist()
+
+    def holds_either(self, a, x, y):
+        return bool(((a == x) | (a == y)).any())
+
+    def argsort(self, a):
+        return self.m.argsort(a, kind="stable")
+
+    def sort(self, a):
+        return self.m.sort(a)
+
+    def scatter_arange(self, index, n, dtype):
+        out = self.empty(n, dtype)
+        out[index] = self.arange(n, dtype)
+        return out
+
+    def nonzero(self, mask):
+        return self.m.nonzero(mask)[0]
+
+    def cat(self, arrays):
+        return self.m.concatenate(arrays)
+
+    def equal(self, a, value):
+        return a == value
+
+    def divide(self, a, b, dtype):
+        return self.m.divide(a.astype(dtype), b.astype(dtype))
+
+
+def _fallback_name():
+    for name in [n for n in ("cupy", "torch") if n in sys.modules] + ["cupy", "torch"]:
+        try:
+            __import__(name)
+            return name
+        except ImportError:
+            continue
+    raise InvalidArgumentError("gcol's functions need CuPy or PyTorch to run on Numba, "
+                               "__cuda_array_interface__ or DLPack inputs; install one")
+
+
+class Adopted:
+    """An input as an array of its backend (PyTorch or CuPy), and how results
+    go back to the caller's kind of array."""
+
+    __slots__ = ("array", "backend", "back")
+
+    def __init__(self, array, backend, back):
+        self.array, self.backend, self.back = array, backend, back
+
+
+def adopt(obj, what):
+    """obj as a PyTorch tensor or CuPy array (zero-copy), checked to be a
+    C-contiguous device array of a gcol dtype; InvalidArgumentError naming
+    `what` otherwise."""
+    lib = _arrays.library_of(obj)
+    back = None
+    if isinstance(lib, (_arrays.Torch, _arrays.Cupy)):
+        arr = obj
+    elif isinstance(lib, _arrays.CudaArrayInterface):
+        _arrays.view(obj)  # contiguity, dtype and mask, with the usual messages
+        if _fallback_name() == "cupy":
+            import cupy
+            arr = cupy.asarray(obj)
+        else:
+            import torch
+            arr = torch.as_tensor(obj, device="cuda")
+        if isinstance(lib, _arrays.Numba):
+            from numba import cuda
+            back = cuda.as_cuda_array
+    elif isinstance(lib, _arrays.DLPack):
+        if _fallback_name() == "cupy":
+            import cupy
+            arr = cupy.from_dlpack(obj)
+        else:
+            from torch.utils import dlpack
+            arr = dlpack.from_dlpack(obj)
+    else:
+        try:
+            _arrays.view(obj)
+        except InvalidArgumentError as e:
+            raise InvalidArgumentError("%s: %s" % (what, e)) from None
+        raise InvalidArgumentError("%s: not a device array (%s)" % (what, type(obj).__name__))
+    try:
+        view = _arrays.view(arr)
+    except InvalidArgumentError as e:
+        raise InvalidArgumentError("%s: %s" % (what, e)) from None
+    if isinstance(view.lib, _arrays.Torch):
+        backend = Torch(arr.device)
+    else:
+        backend = Cupy(arr.device.id)
+    return Adopted(arr, backend, back), view
+
+
+@contextlib.contextmanager
+def on_device(backend):
+    with backend.context():
+        yield

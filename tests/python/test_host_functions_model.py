@@ -1,0 +1,349 @@
+"""Host-only: the logic of gcol.unique / groupby_reduce / isin / join (bit
+views, the NaN rule, sentinel and size retries, ordering, joins' pandas
+order) run with NumPy standing in for the array library and a dict standing
+in for the C map. The GPU tests check the same against PyTorch, CuPy and
+pandas on the device."""
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+import gcol  # noqa: E402
+from gcol import _groupby, _join, _keys, _xp  # noqa: E402
+
+
+class NumpyBackend:
+    name = "numpy"
+
+    def context(self):
+        import contextlib
+        return contextlib.nullcontext()
+
+    def stream(self):
+        return 0
+
+    def empty(self, n, dtype):
+        return np.zeros(n, dtype=dtype)
+
+    def full(self, n, value, dtype):
+        return np.full(n, value, dtype=dtype)
+
+    def arange(self, n, dtype):
+        return np.arange(n, dtype=dtype)
+
+    def astype(self, a, dtype):
+        return a.astype(dtype)
+
+    def bits(self, a, dtype):
+        return a.view(dtype)
+
+    def reshape(self, a, shape):
+        return a.reshape(shape)
+
+    def canonical_floats(self, a):
+        a = a + a.dtype.type(0)
+        a[np.isnan(a)] = np.nan
+        return a
+
+    def take(self, a, idx):
+        return a[idx]
+
+    def count_profile(self, counts):
+        return [int((counts == 1).sum()), int((counts == 2).sum())]
+
+    def min_max(self, a):
+        return [int(a.min()), int(a.max())]
+
+    def holds_either(self, a, x, y):
+        return bool(((a == x) | (a == y)).any())
+
+    def argsort(self, a):
+        return np.argsort(a, kind="stable")
+
+    def sort(self, a):
+        return np.sort(a)
+
+    def scatter_arange(self, index, n, dtype):
+        out = np.empty(n, dtype=dtype)
+        out[index] = np.arange(n, dtype=dtype)
+        return out
+
+    def nonzero(self, mask):
+        return np.nonzero(mask)[0]
+
+    def cat(self, arrays):
+        return np.concatenate(arrays)
+
+    def equal(self, a, value):
+        return a == value
+
+    def divide(self, a, b, dtype):
+        return np.divide(a.astype(dtype), b.astype(dtype))
+
+
+class FakeView:
+    def __init__(self, a):
+        self.dtype, self.n, self.shape = a.dtype.name, a.size, a.shape
+
+
+def fake_adopt(obj, what):
+    if not isinstance(obj, np.ndarray):
+        raise gcol.InvalidArgumentError("%s: not an array" % what)
+    return _xp.Adopted(obj, NumpyBackend(), None), FakeView(obj)
+
+
+CREATED = []  # (kind, capacity) of every fake map made
+
+
+class FakeMap:
+    """gcol.Map's contract on the host: fixed capacity, sentinels latch
+    RESERVED_KEY, a full map latches FULL, latched errors raise from
+    retrieve_all and status."""
+
+    def __init__(self, key_dtype, value_dtype, capacity, empty_key=None, erased_key=None, stream=None):
+        self.kd, self.vd, self.capacity = key_dtype, value_dtype, capacity
+        self.sentinels = {empty_key, erased_key}
+        self.d, self.latched = {}, set()
+        CREATED.append(("map", capacity))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        pass
+
+    def _put(self, k, v, combine):
+        if k in self.sentinels:
+            self.latched.add(gcol.ReservedKeyError)
+        elif k in self.d:
+            self.d[k] = combine(self.d[k], v)
+        elif len(self.d) >= self.capacity:
+            self.latched.add(gcol.FullError)
+        else:
+            self.d[k] = v
+
+    def insert(self, keys, values, stream=None):
+        for k, v in zip(keys.tolist(), values.tolist()):
+            self._put(k, v, lambda old, new: old)
+
+    def insert_or_assign(self, keys, values, stream=None):
+        for k, v in zip(keys.tolist(), values.tolist()):
+            self._put(k, v, lambda old, new: new)
+
+    def insert_or_apply(self, keys, values, op, stream=None):
+        fn = {gcol.ADD: lambda a, b: a + b, gcol.MIN: lambda a, b: b if b < a or a != a else a,
+              gcol.MAX: lambda a, b: b if b > a or a != a else a}[op]
+        for k, v in zip(keys.tolist(), values.tolist()):
+            self._put(k, v, fn)
+
+    def _raise_latched(self):
+        for cls in (gcol.FullError, gcol.ReservedKeyError):
+            if cls in self.latched:
+                self.latched.clear()
+                raise cls("latched")
+
+    def retrieve_all(self, stream=None):
+        items = list(self.d.items())
+        random.shuffle(items)
+        keys = np.array([k for k, _ in items], dtype=self.kd)
+        values = np.array([v for _, v in items], dtype=self.vd)
+        self._raise_latched()
+        return keys, values
+
+    def status(self, stream=None):
+        self._raise_latched()
+
+    def find(self, keys, stream=None):
+        return np.array([self.d.get(k, 0) for k in keys.tolist()], dtype=self.vd)
+
+    def contains(self, keys, stream=None):
+        return np.array([k in self.d for k in keys.tolist()], dtype=bool)
+
+
+class FakeMultimap(FakeMap):
+    def __init__(self, key_dtype, value_dtype, capacity, engine="open", empty_key=None, erased_key=None,
+                 stream=None):
+        super().__init__(key_dtype, value_dtype, capacity, empty_key, erased_key, stream)
+        self.pairs = []
+
+    def insert(self, keys, values, stream=None):
+        for k, v in zip(keys.tolist(), values.tolist()):
+            if k in self.sentinels:
+                self.latched.add(gcol.ReservedKeyError)
+            else:
+                self.pairs.append((k, v))
+
+    def retrieve(self, keys, stream=None, sentinel_queries_match_nothing=False):
+        out = [(v, i) for i, q in enumerate(keys.tolist()) for k, v in self.pairs if k == q]
+        random.shuffle(out)
+        return (np.array([v for v, _ in out], dtype=self.vd), np.array([i for _, i in out], dtype="int64"))
+
+    def count(self, keys, stream=None):
+        return np.array([sum(k == q for k, _ in self.pairs) for q in keys.tolist()], dtype="int64")
+
+
+@pytest.fixture(autouse=True)
+def model(monkeypatch):
+    monkeypatch.setattr(_keys, "adopt", fake_adopt)
+    monkeypatch.setattr(_groupby, "adopt", fake_adopt)
+    monkeypatch.setattr(_keys, "Map", FakeMap)
+    monkeypatch.setattr(_join, "Multimap", FakeMultimap)
+    monkeypatch.setattr(_keys, "SAMPLE", 8)  # estimates from 8 keys once n > 32
+    CREATED.clear()
+
+
+DTYPES = ["int32", "uint32", "int64", "uint64", "float32", "float64"]
+
+
+def keys_of(dtype, n, distinct, seed):
+    rng = np.random.default_rng(seed)
+    if dtype.startswith("float"):
+        pool = rng.standard_normal(distinct).astype(dtype)
+    else:
+        info = np.iinfo(dtype)
+        pool = rng.integers(info.min, info.max, distinct, dtype=dtype, endpoint=True)
+    return pool[rng.integers(0, distinct, n)]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n,distinct", [(0, 1), (1, 1), (7, 3), (200, 50), (300, 300)])
+def test_unique_matches_numpy(dtype, n, distinct):
+    x = keys_of(dtype, n, distinct, n * 7 + distinct)
+    values, inverse, counts = gcol.unique(x, return_inverse=True, return_counts=True, sorted=True)
+    want, want_inverse, want_counts = np.unique(x, return_inverse=True, return_counts=True)
+    assert values.dtype == x.dtype and inverse.dtype == counts.dtype == np.int64
+    np.testing.assert_array_equal(values, want)
+    np.testing.assert_array_equal(inverse.reshape(-1), want_inverse.reshape(-1))
+    np.testing.assert_array_equal(counts, want_counts)
+    unsorted = gcol.unique(x)
+    np.testing.assert_array_equal(np.sort(unsorted), want)
+
+
+def test_unique_keeps_the_shape_in_the_inverse():
+    x = np.array([[3, 1], [3, 2]], dtype="int64")
+    values, inverse = gcol.unique(x, return_inverse=True)
+    assert inverse.shape == (2, 2)
+    np.testing.assert_array_equal(values[inverse], x)
+
+
+def test_float_keys_nan_is_one_value_and_negative_zero_is_zero():
+    x = np.array([np.nan, 0.0, -0.0, np.nan, 1.5, -np.nan], dtype="float64")
+    values, counts = gcol.unique(x, return_counts=True, sorted=True)
+    assert values.size == 3 and values[0] == 0.0 and not np.signbit(values[0]) and np.isnan(values[2])
+    np.testing.assert_array_equal(counts, [2, 1, 3])
+    assert gcol.isin(np.array([-0.0, np.nan, 2.0]), np.array([0.0, np.nan])).tolist() == [True, True, False]
+
+
+def test_sentinel_values_are_keys_like_any_other():
+    top = np.iinfo("int64").max
+    x = np.array([top, top - 1, 5, top, np.iinfo("int64").min, 0], dtype="int64")
+    values, counts = gcol.unique(x, return_counts=True, sorted=True)
+    want, want_counts = np.unique(x, return_counts=True)
+    np.testing.assert_array_equal(values, want)
+    np.testing.assert_array_equal(counts, want_counts)
+    assert gcol.isin(x, np.array([top - 1, 5], dtype="int64")).tolist() == [False, True, True, False, False, False]
+    left, right = gcol.join(x, np.array([top, 7], dtype="int64"))
+    assert list(zip(left.tolist(), right.tolist())) == [(0, 0), (3, 0)]
+
+
+def test_keys_holding_both_ends_get_sentinels_they_lack():
+    info = np.iinfo("int32")
+    x = np.array([info.max, info.max - 1, info.min, info.min + 1, 0], dtype="int32")
+    values = gcol.unique(x, sorted=True)
+    np.testing.assert_array_equal(values, np.sort(x))
+
+
+def test_a_map_too_small_is_made_again_larger():
+    x = np.arange(1000, dtype="int64") % 400  # the 8-key sample sees only singletons...
+    x[:40] = 7  # ... mostly
+    values = gcol.unique(x)
+    assert sorted(values.tolist()) == list(range(400))
+    capacities = [c for kind, c in CREATED if kind == "map"]
+    assert capacities[-1] >= 400
+
+
+def test_estimate_sizes_the_map_from_the_sample():
+    x = np.repeat(np.arange(10, dtype="int64"), 100)
+    gcol.unique(x)
+    assert CREATED[0] == ("map", 16)  # the sample's map: 2 * SAMPLE
+    assert CREATED[1][1] < 2 * 1000  # not sized for 1000 distinct
+
+
+@pytest.mark.parametrize("op", ["sum", "min", "max", "count", "mean"])
+@pytest.mark.parametrize("vdtype", ["int32", "int64", "float32", "float64", "uint32"])
+def test_groupby_reduce_matches_a_dict(op, vdtype):
+    rng = np.random.default_rng(3)
+    keys = rng.integers(-5, 5, 300).astype("int64")
+    values = rng.integers(0, 100, 300).astype(vdtype)
+    group_keys, result = gcol.groupby_reduce(keys, values, op=op, sorted=True)
+    np.testing.assert_array_equal(group_keys, np.unique(keys))
+    for g, r in zip(group_keys.tolist(), result.tolist()):
+        col = values[keys == g]
+        want = {"sum": col.sum(dtype=vdtype), "min": col.min(), "max": col.max(), "count": col.size,
+                "mean": col.astype("float64").mean()}[op]
+        assert r == pytest.approx(float(want), rel=1e-6)
+    want_dtype = {"count": "int64", "mean": vdtype if vdtype.startswith("float") else "float64"}.get(op, vdtype)
+    assert result.dtype == want_dtype
+
+
+def test_groupby_reduce_several_columns_align():
+    keys = np.array([2, 1, 2, 3, 1], dtype="int32")
+    a = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    b = np.array([10, 20, 30, 40, 50], dtype="int64")
+    group_keys, (sums, maxes, counts, means) = gcol.groupby_reduce(keys, [a, b, a, b], op=["sum", "max", "count",
+                                                                                        "mean"], sorted=True)
+    assert group_keys.tolist() == [1, 2, 3]
+    assert sums.tolist() == [7.0, 4.0, 4.0] and maxes.tolist() == [50, 30, 40]
+    assert counts.tolist() == [2, 2, 1] and means.tolist() == [35.0, 20.0, 40.0]
+
+
+def test_groupby_reduce_refusals():
+    keys = np.arange(4, dtype="int64")
+    with pytest.raises(gcol.InvalidArgumentError, match="values has 3 elements, keys 4"):
+        gcol.groupby_reduce(keys, np.zeros(3))
+    with pytest.raises(gcol.InvalidArgumentError, match="op must be one of"):
+        gcol.groupby_reduce(keys, np.zeros(4), op="median")
+    with pytest.raises(gcol.InvalidArgumentError, match="op has 1 entries for 2"):
+        gcol.groupby_reduce(keys, [np.zeros(4), np.zeros(4)], op=["sum"])
+    with pytest.raises(gcol.InvalidArgumentError, match="values must be"):
+        gcol.groupby_reduce(keys, np.zeros(4, dtype=bool))
+    with pytest.raises(gcol.InvalidArgumentError, match="keys must be"):
+        gcol.groupby_reduce(np.zeros(4, dtype="int16"), np.zeros(4))
+
+
+def test_empty_inputs_give_empty_results():
+    e = np.zeros(0, dtype="int64")
+    assert gcol.unique(e).size == 0
+    values, inverse, counts = gcol.unique(e, return_inverse=True, return_counts=True)
+    assert values.size == inverse.size == counts.size == 0 and counts.dtype == np.int64
+    k, r = gcol.groupby_reduce(e, np.zeros(0, dtype="float32"), op="mean")
+    assert k.size == r.size == 0 and r.dtype == np.float32
+    assert gcol.isin(e, np.arange(3, dtype="int64")).size == 0
+    assert gcol.isin(np.arange(3, dtype="int64"), e).tolist() == [False] * 3
+    left, right = gcol.join(np.arange(2, dtype="int64"), e, how="left")
+    assert left.tolist() == [0, 1] and right.tolist() == [-1, -1]
+    assert gcol.join(e, np.arange(2, dtype="int64"))[0].size == 0
+
+
+def test_isin_and_mismatched_dtypes():
+    x = np.array([1, 5, 9, 5], dtype="uint64")
+    assert gcol.isin(x, np.array([5, 2**64 - 1], dtype="uint64")).tolist() == [False, True, False, True]
+    with pytest.raises(gcol.InvalidArgumentError, match="test_values is int64 but x is uint64"):
+        gcol.isin(x, np.array([5], dtype="int64"))
+
+
+@pytest.mark.parametrize("how", ["inner", "left"])
+def test_join_lists_pandas_pairs_in_left_then_right_order(how):
+    rng = np.random.default_rng(11)
+    left = rng.integers(0, 6, 40).astype("int64")
+    right = rng.integers(3, 9, 30).astype("int64")
+    li, ri = gcol.join(left, right, how=how)
+    want = []
+    for i, k in enumerate(left.tolist()):
+        matches = [j for j, r in enumerate(right.tolist()) if r == k]
+        want += [(i, j) for j in matches] or ([(i, -1)] if how == "left" else [])
+    assert list(zip(li.tolist(), ri.tolist())) == want
+    assert li.dtype == ri.dtype == np.int64
+    with pytest.raises(gcol.InvalidArgumentError, match="how must be"):
+        gcol.join(left, right, how="outer")
