@@ -1,19 +1,29 @@
 #!/usr/bin/env python3
-"""What the Python binding costs: per-call overhead of a tiny call (find of one
-key) and the time of a 100M-key insert, through gcol.Map and through the same
-C function called directly with ctypes, for CuPy and PyTorch arrays.
+"""What the Python binding costs, and what its functions give.
 
-  make bench-python      (GCOL_BENCH_N: keys of the big insert, default 100M;
-                          GCOL_BENCH_CALLS: tiny calls timed, default 20000)
-Needs a GPU; without one it says so and exits 0. Targets (issue 9): Python
-overhead per call under 20 us; the insert within 3% of the C call.
+Part "binding" (issue 9): per-call overhead of a tiny call (find of one key)
+and the time of a 100M-key insert, through gcol.Map and through the same C
+function called directly with ctypes, for CuPy and PyTorch arrays. Targets:
+Python overhead per call under 20 us; the insert within 3% of the C call.
+
+Part "functions" (issue 26): gcol.groupby_reduce, unique, isin and join on
+100M int64 keys against PyTorch, CuPy and pandas, same run, same inputs, each
+time the median wall time of whole calls (results made, stream synchronized).
+
+  make bench-python      (GCOL_BENCH_PART: binding, functions or all (default);
+                          GCOL_BENCH_N: keys, default 100M;
+                          GCOL_BENCH_CALLS: tiny calls timed, default 20000;
+                          GCOL_BENCH_SWEEP=1: also gcol at other map loads)
+Needs a GPU; without one it says so and exits 0. With GCOL_LIBRARY set (as
+make does) it uses this tree's python/gcol, else the installed gcol.
 """
 import os
 import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+if os.environ.get("GCOL_LIBRARY"):
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import gcol  # noqa: E402
 from gcol import _arrays, _lib  # noqa: E402
 
@@ -144,26 +154,7 @@ def insert(name, n, reps=5):
     return r
 
 
-def main():
-    try:
-        gcol.Map("int32", "int32", 1).close()
-    except gcol.NoDeviceError as e:
-        print("no CUDA device: the Python benchmark needs a GPU (%s)" % e)
-        return 0
-    names = []
-    for name in ("cupy", "torch"):
-        try:
-            arrays(name)
-            names.append(name)
-        except ImportError:
-            print("%s: not installed, skipped" % name)
-    if not names:
-        print("neither CuPy nor PyTorch is installed: nothing to measure")
-        return 0
-    n = int(os.environ.get("GCOL_BENCH_N", 100_000_000))
-    calls = int(os.environ.get("GCOL_BENCH_CALLS", 20000))
-    print("gcol Python binding, GPU: %s, libgcol: %s" % (arrays(names[0]).device_name(), gcol.library_path()))
-    print()
+def binding_tables(names, n, calls):
     print("| library | find of 1 key: gcol.Map (out=) | (allocating) | ctypes direct | ctypes dispatch "
           "| Python overhead (target < 20 us) |")
     print("|---|---|---|---|---|---|")
@@ -182,6 +173,35 @@ def main():
         verdict = "met" if r["difference"] <= 0.03 else "MISSED"
         print("| %s | %.2f ms | %.2f ms | %+.2f%% %s |"
               % (name, r["python"], r["ctypes"], 100 * r["difference"], verdict))
+
+
+def main():
+    try:
+        gcol.Map("int32", "int32", 1).close()
+    except gcol.NoDeviceError as e:
+        print("no CUDA device: the Python benchmark needs a GPU (%s)" % e)
+        return 0
+    names = []
+    for name in ("cupy", "torch"):
+        try:
+            arrays(name)
+            names.append(name)
+        except ImportError:
+            print("%s: not installed, skipped" % name)
+    if not names:
+        print("neither CuPy nor PyTorch is installed: nothing to measure")
+        return 0
+    n = int(os.environ.get("GCOL_BENCH_N", 100_000_000))
+    calls = int(os.environ.get("GCOL_BENCH_CALLS", 20000))
+    part = os.environ.get("GCOL_BENCH_PART", "all")
+    print("gcol Python, GPU: %s, libgcol: %s" % (arrays(names[0]).device_name(), gcol.library_path()))
+    print()
+    if part in ("binding", "all"):
+        binding_tables(names, n, calls)
+        print()
+    if part in ("functions", "all"):
+        import bench_python_functions
+        bench_python_functions.main(n, os.environ.get("GCOL_BENCH_SWEEP") == "1")
     return 0
 
 

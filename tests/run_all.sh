@@ -43,7 +43,7 @@ python_tests() {
     return 1
   fi
   local rc=0
-  PYTHONDONTWRITEBYTECODE=1 GCOL_LIBRARY="$PWD/$build/libgcol.so" python3 -m pytest tests/python -q -rs \
+  PYTHONDONTWRITEBYTECODE=1 GCOL_LIBRARY="$(cd "$build" && pwd)/libgcol.so" python3 -m pytest tests/python -q -rs \
     -p no:cacheprovider --junitxml="$logs/pytest.xml" || rc=$?
   [ -f "$logs/pytest.xml" ] && python3 - "$logs/pytest.xml" <<'PY'
 import sys

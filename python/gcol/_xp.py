@@ -208,7 +208,9 @@ def adopt(obj, what):
             from numba import cuda
             back = cuda.as_cuda_array
     elif isinstance(lib, _arrays.DLPack):
-        if _fallback_name() == "cupy":
+        # bare capsules: PyTorch reads them best; __dlpack__ objects: either
+        name = "torch" if type(obj) is _arrays.CapsuleType and "torch" in sys.modules else _fallback_name()
+        if name == "cupy":
             import cupy
             arr = cupy.from_dlpack(obj)
         else:

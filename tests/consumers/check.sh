@@ -3,7 +3,8 @@
 # prefix, then consumers that know only that prefix (a C program through
 # pkg-config, shared and static; a CMake project through
 # find_package(gcol CONFIG REQUIRED); libgcol_nccl the same ways where it was
-# built; the Python package through pip), then
+# built; the bare Python package through pkg-config; the wheel of `pip
+# install .`'s backend in fresh venvs), then
 # `make uninstall`, which must leave the prefix empty. Each check prints PASS or
 # FAIL (with the output behind it), or SKIP when the machine cannot run it; the
 # last line is "N passed, N failed, N skipped".
@@ -124,19 +125,10 @@ gcol_nccl() {
     runs "$work/nccl_static"
 }
 
-python_pip() {
-  cp -r python "$work/python-src" # pip builds inside the source: keep the tree clean
-  local pip=(python3 -m pip install --quiet --disable-pip-version-check --no-deps --target "$work/site")
-  # offline with the setuptools and wheel at hand; else pip fetches its build backend
-  if ! "${pip[@]}" --no-build-isolation "$work/python-src" >/dev/null 2>&1; then
-    local out
-    if ! out=$("${pip[@]}" "$work/python-src" 2>&1); then
-      echo "$out"
-      grep -q "No matching distribution found for setuptools" <<<"$out" || return 1
-      echo "no setuptools + wheel here and no package index to fetch them from"
-      return $SKIP
-    fi
-  fi
+# The bare package (python/gcol, no library inside) finds the prefix's library
+# through pkg-config's gcol.pc: the search order of a `make install` user.
+python_finds_prefix() {
+  mkdir -p "$work/site" && cp -r python/gcol "$work/site/" || return 1
   # no GCOL_LIBRARY: the package must find the prefix's library through gcol.pc
   (unset GCOL_LIBRARY GCOL_PREFIX && PYTHONPATH="$work/site" runs python3 - "$prefix") <<'PY'
 import os
@@ -187,6 +179,65 @@ example_against_install() {
   grep -q "no CUDA device\|GPU and CPU agree" <<<"$out"
 }
 
+# `pip install .`'s backend (pyproject.toml + setup.py) the way a user meets it,
+# offline: an sdist of this tree, a wheel from the sdist built in a fresh venv
+# that sees only the system's setuptools (.ci/run installs it), with this
+# build's library (GCOL_PREBUILT_LIBRARY: nothing is compiled again), then the
+# wheel installed into a second, clean venv, where `import gcol` must load the
+# copy inside the package with no GCOL_LIBRARY and no other gcol on the path.
+setuptools_ok() {
+  python3 -c 'import setuptools, sys; sys.exit(tuple(map(int, setuptools.__version__.split(".")[:2])) < (70, 1))' \
+    2>/dev/null || { echo "needs setuptools >= 70.1 (.ci/run installs it)"; return 1; }
+}
+
+python_wheel() {
+  local src=$work/wheel-src lib
+  setuptools_ok || return $SKIP
+  lib=$(cd "$build" && pwd)/libgcol.so
+  # venv-build: no pip or setuptools of its own (3.11 would put its old ones in), the system's seen
+  python3 -m venv --system-site-packages --without-pip "$work/venv-build" && python3 -m venv "$work/venv" || return 1
+  mkdir -p "$src" && tar -C . --exclude=./.git --exclude=./build --exclude='./build-*' -cf - . | tar -C "$src" -xf - ||
+    return 1
+  (cd "$src" && "$work/venv-build/bin/python" -c \
+    'import sys; from setuptools import build_meta; print(build_meta.build_sdist(sys.argv[1]))' "$work/sdist" \
+    >"$work/sdist.log" 2>&1) || { tail -20 "$work/sdist.log"; return 1; }
+  GCOL_PREBUILT_LIBRARY=$lib "$work/venv-build/bin/python" -m pip wheel -q --no-deps --no-build-isolation \
+    --no-index -w "$work/dist" "$work"/sdist/gcol-*.tar.gz || return 1
+  "$work/venv/bin/python" -m pip install -q --no-index --no-deps "$work"/dist/gcol-*-py3-none-*.whl || return 1
+  (cd "$work" && unset GCOL_LIBRARY GCOL_PREFIX PYTHONPATH && runs "$work/venv/bin/python" -) <<'PY'
+import os
+import sysconfig
+
+import gcol
+
+site = os.path.realpath(sysconfig.get_paths()["platlib"])
+path = os.path.realpath(gcol.library_path())
+assert os.path.realpath(gcol.__file__).startswith(site + os.sep), gcol.__file__
+assert path == os.path.join(site, "gcol", "libgcol.so.%d" % gcol.version()[0]), path
+assert os.path.isfile(os.path.join(site, "gcol", "py.typed"))
+print("wheel's gcol", gcol.__version__, "loads", path, gcol.version())
+try:
+    gcol.Map("int64", "int64", 100).close()
+    print("map ok")
+except gcol.NoDeviceError as e:
+    print(e)
+PY
+}
+
+# Without nvcc the build stops with one line that says so.
+python_wheel_without_nvcc() {
+  local out line
+  setuptools_ok || return $SKIP
+  [ -x "$work/venv-build/bin/python" ] && ls "$work"/sdist/gcol-*.tar.gz >/dev/null || { echo "python_wheel made no sdist"; return 1; }
+  if out=$(env -u GCOL_PREBUILT_LIBRARY CUDA_HOME="$work/no-cuda" "$work/venv-build/bin/python" -m pip wheel \
+    --no-deps --no-build-isolation --no-index -w "$work/dist-none" "$work"/sdist/gcol-*.tar.gz 2>&1); then
+    echo "a wheel was built without nvcc"
+    return 1
+  fi
+  line="gcol: cannot build libgcol.so: no nvcc at $work/no-cuda/bin/nvcc"
+  [ "$(grep -c '^ *gcol: ' <<<"$out")" -eq 1 ] && grep -q "^ *$line" <<<"$out" || { echo "$out"; return 1; }
+}
+
 uninstall() {
   [ -f "$prefix/share/gcol/install_manifest.txt" ] || { echo "nothing was installed"; return 1; }
   $make -s --no-print-directory BUILD="$build" PREFIX="$prefix" uninstall || return 1
@@ -201,7 +252,9 @@ check cmake_find_package cmake_package
 check gcol_nccl gcol_nccl
 check exports_match_headers exports_match_headers
 check example_against_install example_against_install
-check python_pip_install python_pip
+check python_finds_prefix python_finds_prefix
+check python_wheel python_wheel
+check python_wheel_without_nvcc python_wheel_without_nvcc
 check uninstall_leaves_nothing uninstall
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -1,6 +1,8 @@
 """pytest setup: the gcol package of this tree (python/) and the library of
-the build (GCOL_LIBRARY, default build/libgcol.so); GPU fixtures that skip
-without a CUDA device or without the array library."""
+the build (GCOL_LIBRARY, default build/libgcol.so), or with
+GCOL_TEST_INSTALLED=1 the gcol that Python imports (a `pip install .`, with
+the library inside it); GPU fixtures that skip without a CUDA device or
+without the array library."""
 import os
 import pathlib
 import sys
@@ -8,8 +10,10 @@ import sys
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "python"))
-os.environ.setdefault("GCOL_LIBRARY", str(ROOT / "build" / "libgcol.so"))
+INSTALLED = os.environ.get("GCOL_TEST_INSTALLED") == "1"
+if not INSTALLED:
+    sys.path.insert(0, str(ROOT / "python"))
+    os.environ.setdefault("GCOL_LIBRARY", str(ROOT / "build" / "libgcol.so"))
 
 import gcol  # noqa: E402
 
