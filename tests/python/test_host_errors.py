@@ -110,7 +110,8 @@ def test_null_pointers_and_foreign_configs_carry_the_c_message():
     from gcol import _lib
     f = _lib.functions()
     err = _lib.error(f.map_insert(None, None, None, 5, None, 0))
-    assert isinstance(err, gcol.InvalidArgumentError) and err.message == "gcol_map_insert: the map is NULL"
+    assert isinstance(err, gcol.InvalidArgumentError)
+    assert err.message.startswith("gcol_map_insert: ") and "NULL" in err.message
     handle = ctypes.c_void_p()
     err = _lib.error(f.map_create(ctypes.byref(handle), None, 0))
     assert err.message.startswith("gcol_map_create: ") and "cfg" in err.message and "NULL" in err.message
