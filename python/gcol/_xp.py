@@ -11,7 +11,35 @@ from . import _arrays
 from ._errors import InvalidArgumentError
 
 
-class Torch:
+class Backend:
+    """What PyTorch and CuPy spell alike."""
+
+    name = None
+
+    def reshape(self, a, shape):
+        return a.reshape(shape)
+
+    def take(self, a, idx):
+        return a[idx]
+
+    def count_profile(self, counts):
+        """[f1, f2]: how many counts are 1 and 2 (one sync)."""
+        return self.m.stack(((counts == 1).sum(), (counts == 2).sum())).tolist()
+
+    def holds_either(self, a, x, y):
+        return bool(((a == x) | (a == y)).any())
+
+    def scatter_arange(self, index, n, dtype):
+        """out[index[i]] = i, for a permutation index of n."""
+        out = self.empty(n, dtype)
+        out[index] = self.arange(n, dtype)
+        return out
+
+    def equal(self, a, value):
+        return a == value
+
+
+class Torch(Backend):
     name = "torch"
 
     def __init__(self, device):
@@ -42,30 +70,14 @@ class Torch:
     def bits(self, a, dtype):
         return a.view(self.dt(dtype))
 
-    def reshape(self, a, shape):
-        return a.reshape(shape)
-
     def canonical_floats(self, a):
         """A copy with -0.0 as 0.0 and every NaN as the one quiet NaN."""
         a = a + 0.0
         return a.masked_fill_(self.m.isnan(a), float("nan"))
 
-    def take(self, a, idx):
-        return a[idx]
-
-    def host(self, a):
-        return a.tolist()
-
-    def count_profile(self, counts):
-        """(f1, f2): how many counts are 1 and 2."""
-        return self.m.stack(((counts == 1).sum(), (counts == 2).sum())).tolist()
-
     def min_max(self, a):
         lo, hi = self.m.aminmax(a)
         return self.m.stack((lo, hi)).tolist()
-
-    def holds_either(self, a, x, y):
-        return bool(((a == x) | (a == y)).any().item())
 
     def argsort(self, a):
         return self.m.argsort(a, stable=True)
@@ -73,31 +85,25 @@ class Torch:
     def sort(self, a):
         return self.m.sort(a).values
 
-    def scatter_arange(self, index, n, dtype):
-        """out[index[i]] = i, for a permutation index of n."""
-        out = self.empty(n, dtype)
-        out[index] = self.arange(n, dtype)
-        return out
-
     def nonzero(self, mask):
         return self.m.nonzero(mask).reshape(-1)
 
     def cat(self, arrays):
         return self.m.cat(arrays)
 
-    def equal(self, a, value):
-        return a == value
-
     def divide(self, a, b, dtype):
         return self.m.div(a.to(self.dt(dtype)), b.to(self.dt(dtype)))
 
 
-class Cupy:
+class Cupy(Backend):
+    """CuPy; any NumPy-like module as m (the host tests use NumPy)."""
+
     name = "cupy"
 
-    def __init__(self, device):
-        import cupy
-        self.m, self.device = cupy, device
+    def __init__(self, device, module=None):
+        if module is None:
+            import cupy as module
+        self.m, self.device = module, device
 
     def context(self):
         return self.m.cuda.Device(self.device)
@@ -120,28 +126,13 @@ class Cupy:
     def bits(self, a, dtype):
         return a.view(dtype)
 
-    def reshape(self, a, shape):
-        return a.reshape(shape)
-
     def canonical_floats(self, a):
         a = a + a.dtype.type(0)
         a[self.m.isnan(a)] = self.m.nan
         return a
 
-    def take(self, a, idx):
-        return a[idx]
-
-    def host(self, a):
-        return a.tolist()
-
-    def count_profile(self, counts):
-        return self.m.stack(((counts == 1).sum(), (counts == 2).sum())).tolist()
-
     def min_max(self, a):
         return self.m.stack((a.min(), a.max())).tolist()
-
-    def holds_either(self, a, x, y):
-        return bool(((a == x) | (a == y)).any())
 
     def argsort(self, a):
         return self.m.argsort(a, kind="stable")
@@ -149,19 +140,11 @@ class Cupy:
     def sort(self, a):
         return self.m.sort(a)
 
-    def scatter_arange(self, index, n, dtype):
-        out = self.empty(n, dtype)
-        out[index] = self.arange(n, dtype)
-        return out
-
     def nonzero(self, mask):
         return self.m.nonzero(mask)[0]
 
     def cat(self, arrays):
         return self.m.concatenate(arrays)
-
-    def equal(self, a, value):
-        return a == value
 
     def divide(self, a, b, dtype):
         return self.m.divide(a.astype(dtype), b.astype(dtype))

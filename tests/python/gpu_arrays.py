@@ -78,5 +78,16 @@ class Torch:
         self.m.cuda.synchronize()
 
 
+def random_keys(rng, dtype, n, distinct):
+    """n keys of dtype drawn from `distinct` random values over the dtype's
+    whole range (floats: normal), so sentinel-like values may be among them."""
+    if dtype.startswith("float"):
+        pool = rng.standard_normal(distinct).astype(dtype)
+    else:
+        info = np.iinfo(dtype)
+        pool = rng.integers(info.min, info.max, distinct, dtype=dtype, endpoint=True)
+    return pool[rng.integers(0, distinct, n)]
+
+
 def helpers(name):
     return {"cupy": Cupy, "torch": Torch}[name]()

@@ -8,18 +8,10 @@ import numpy as np
 import pytest
 
 import gcol
+from gpu_arrays import random_keys
 
 DTYPES = ["int32", "uint32", "int64", "uint64", "float32", "float64"]
 SIZES = [(0, 1), (1, 1), (1000, 10), (200_000, 20_000), (300_000, 300_000)]
-
-
-def random_keys(rng, dtype, n, distinct):
-    if dtype.startswith("float"):
-        pool = rng.standard_normal(distinct).astype(dtype)
-    else:
-        info = np.iinfo(dtype)
-        pool = rng.integers(info.min, info.max, distinct, dtype=dtype, endpoint=True)
-    return pool[rng.integers(0, distinct, n)]
 
 
 def native_unique(xp, x):

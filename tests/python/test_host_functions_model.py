@@ -13,8 +13,13 @@ import gcol  # noqa: E402
 from gcol import _groupby, _join, _keys, _xp  # noqa: E402
 
 
-class NumpyBackend:
+class NumpyBackend(_xp.Cupy):
+    """gcol's CuPy backend with NumPy in its place, and no device or stream."""
+
     name = "numpy"
+
+    def __init__(self):
+        super().__init__(None, np)
 
     def context(self):
         import contextlib
@@ -22,64 +27,6 @@ class NumpyBackend:
 
     def stream(self):
         return 0
-
-    def empty(self, n, dtype):
-        return np.zeros(n, dtype=dtype)
-
-    def full(self, n, value, dtype):
-        return np.full(n, value, dtype=dtype)
-
-    def arange(self, n, dtype):
-        return np.arange(n, dtype=dtype)
-
-    def astype(self, a, dtype):
-        return a.astype(dtype)
-
-    def bits(self, a, dtype):
-        return a.view(dtype)
-
-    def reshape(self, a, shape):
-        return a.reshape(shape)
-
-    def canonical_floats(self, a):
-        a = a + a.dtype.type(0)
-        a[np.isnan(a)] = np.nan
-        return a
-
-    def take(self, a, idx):
-        return a[idx]
-
-    def count_profile(self, counts):
-        return [int((counts == 1).sum()), int((counts == 2).sum())]
-
-    def min_max(self, a):
-        return [int(a.min()), int(a.max())]
-
-    def holds_either(self, a, x, y):
-        return bool(((a == x) | (a == y)).any())
-
-    def argsort(self, a):
-        return np.argsort(a, kind="stable")
-
-    def sort(self, a):
-        return np.sort(a)
-
-    def scatter_arange(self, index, n, dtype):
-        out = np.empty(n, dtype=dtype)
-        out[index] = np.arange(n, dtype=dtype)
-        return out
-
-    def nonzero(self, mask):
-        return np.nonzero(mask)[0]
-
-    def cat(self, arrays):
-        return np.concatenate(arrays)
-
-    def equal(self, a, value):
-        return a == value
-
-    def divide(self, a, b, dtype):
-        return np.divide(a.astype(dtype), b.astype(dtype))
 
 
 class FakeView:
@@ -197,13 +144,8 @@ DTYPES = ["int32", "uint32", "int64", "uint64", "float32", "float64"]
 
 
 def keys_of(dtype, n, distinct, seed):
-    rng = np.random.default_rng(seed)
-    if dtype.startswith("float"):
-        pool = rng.standard_normal(distinct).astype(dtype)
-    else:
-        info = np.iinfo(dtype)
-        pool = rng.integers(info.min, info.max, distinct, dtype=dtype, endpoint=True)
-    return pool[rng.integers(0, distinct, n)]
+    from gpu_arrays import random_keys
+    return random_keys(np.random.default_rng(seed), dtype, n, distinct)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
