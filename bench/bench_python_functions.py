@@ -72,12 +72,12 @@ def groupby_and_unique(n, groups, targets, sweep):
 
     got_keys, got_sums = gcol.groupby_reduce(keys, values, op="sum")
     want_keys, want_sums = torch_groupby()
-    assert got_keys.numel() == want_keys.numel() == groups, (got_keys.numel(), want_keys.numel())
+    assert got_keys.numel() == want_keys.numel(), (got_keys.numel(), want_keys.numel())
     assert torch.allclose(got_sums.sum(), want_sums.sum(), rtol=1e-3)
     label = "%dM" % (groups // 10**6)
     row("group-by sum, %s groups" % label, "PyTorch", timed_ms(torch_groupby),
         timed_ms(lambda: gcol.groupby_reduce(keys, values, op="sum")), targets[0])
-    assert gcol.unique(keys).numel() == groups
+    assert gcol.unique(keys).numel() == want_keys.numel()
     row("unique, %s distinct" % label, "torch.unique", timed_ms(lambda: torch.unique(keys)),
         timed_ms(lambda: gcol.unique(keys)), targets[1])
     counts = gcol.unique(keys, return_counts=True)[1]
@@ -94,15 +94,30 @@ def groupby_and_unique(n, groups, targets, sweep):
                 timed_ms(lambda: gcol.unique(keys)), timed_ms(lambda: gcol.unique(keys, return_counts=True))))
         _keys.LOAD = saved
         k = _keys.Keys([(keys, "keys")])
+        s = torch.cuda.current_stream()
         print("  sweep %s: the size estimate alone %.3f ms (capacity %d)" % (
-            label, timed_ms(lambda: k.estimate_capacity(0, torch.cuda.current_stream())),
-            k.estimate_capacity(0, torch.cuda.current_stream())))
+            label, timed_ms(lambda: k.estimate_capacity(0, s)), k.estimate_capacity(0, s)))
+        for allocator in (None, "torch"):
+            def known_capacity():  # the "gcol today": a Map sized for the groups, by hand
+                with gcol.Map("int64", "float32", capacity=2 * groups, allocator=allocator) as m:
+                    m.insert_or_apply(keys, values, gcol.ADD)
+                    return m.retrieve_all()
 
-        def known_capacity():  # the "gcol today": a Map sized for the groups, by hand
-            with gcol.Map("int64", "float32", capacity=2 * groups) as m:
-                m.insert_or_apply(keys, values, gcol.ADD)
-                return m.retrieve_all()
-        print("  sweep %s: gcol.Map by hand (capacity 2 x groups) %.2f ms" % (label, timed_ms(known_capacity)))
+            def create():
+                gcol.Map("int64", "float32", capacity=2 * groups, stream=s, allocator=allocator).close()
+            print("  sweep %s: gcol.Map by hand (capacity 2 x groups, allocator %s) %.2f ms; create + destroy "
+                  "alone %.3f ms" % (label, allocator, timed_ms(known_capacity), timed_ms(create)))
+        with gcol.Map("int64", "float32", capacity=2 * groups, allocator="torch", stream=s) as m:
+            clear = timed_ms(lambda: m.clear())
+            apply = timed_ms(lambda: (m.clear(), m.insert_or_apply(keys, values, gcol.ADD)))
+            m.insert_or_apply(keys, values, gcol.ADD)
+            retrieve = timed_ms(lambda: m.retrieve_all())
+        with gcol.Map("int64", "int64", capacity=2 * groups, allocator="torch", stream=s) as m:
+            insert = timed_ms(lambda: (m.clear(), m.insert(keys, keys)))
+            m.insert(keys, keys)
+            find = timed_ms(lambda: m.find(keys))
+        print("  sweep %s: kernels alone: insert_or_apply %.2f ms, insert %.2f ms, find %.2f ms, retrieve_all "
+              "%.3f ms, clear %.3f ms" % (label, apply - clear, insert - clear, find, retrieve, clear))
     del keys, values
     torch.cuda.empty_cache()
 

@@ -2,6 +2,7 @@
 in the C prefix (gcol_map_* / gcol_multimap_*)."""
 import ctypes
 
+from . import _alloc
 from ._handle import Handle, raise_unless_latched, typed
 
 
@@ -19,6 +20,13 @@ class Container(Handle):
         k = typed(keys, self.key_dtype, "keys")
         v = typed(values, self.value_dtype, "values", k.n)
         return k, v, self._stream(stream, k)
+
+    def _use_allocator(self, map_config, allocator):
+        """Route the container's device memory through allocator (see _alloc);
+        the callbacks live as long as the container."""
+        self._hook = _alloc.hook(allocator)
+        if self._hook is not None:
+            self._hook.install(map_config)
 
     def _create(self, config, stream):
         """gcol_*_create with config; with no stream given, wait until it is

@@ -56,7 +56,7 @@ def _pairs(keys, capacity, s, kl, kr, how):
     also (i, -1) for each left row i without one."""
     be, nr = keys.backend, keys.sizes[1]
     with Multimap(keys.kdtype, "int64", capacity, engine="open", empty_key=keys.sentinels[0],
-                  erased_key=keys.sentinels[1], stream=s) as mm:
+                  erased_key=keys.sentinels[1], stream=s, allocator=be.name) as mm:
         mm.insert(kr, be.arange(nr, "int64"), stream=s)
         mm.status(stream=s)  # a sentinel among right_keys: ReservedKeyError, run again with others
         right, left = mm.retrieve(kl, stream=s, sentinel_queries_match_nothing=True)

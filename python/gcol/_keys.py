@@ -25,7 +25,7 @@ KEY_DTYPES = ("int32", "uint32", "int64", "uint64", "float32", "float64")
 _BITS = {"int32": "int32", "uint32": "int32", "float32": "int32",
          "int64": "int64", "uint64": "int64", "float64": "int64"}
 LOAD = 0.5  # share of the slots the distinct keys are meant to fill
-SAMPLE = 1 << 20  # keys sampled to estimate the distinct count
+SAMPLE = 1 << 18  # keys sampled to estimate the distinct count
 _STEP_PRIMES = (2**31 - 1, 1_000_000_007)  # sample i reads key (i * p) % n
 
 
@@ -65,7 +65,7 @@ class Keys:
     def map(self, value_dtype, capacity, stream):
         """A fixed-capacity gcol.Map from these keys' bits to value_dtype."""
         return Map(self.kdtype, value_dtype, capacity, empty_key=self.sentinels[0],
-                   erased_key=self.sentinels[1], stream=stream)
+                   erased_key=self.sentinels[1], stream=stream, allocator=self.backend.name)
 
     def values(self, bits):
         """Bits of keys (from a map) as an array of the keys' dtype."""

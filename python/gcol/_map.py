@@ -66,18 +66,22 @@ class Map(Container):
 
     stream at creation: given, the map is initialized on it asynchronously;
     None, on the legacy default stream, waited for, so any stream may use it.
+    allocator: None (device memory from cudaMallocAsync), "torch" (PyTorch's
+    caching allocator) or "cupy" (CuPy's memory pool): where the table and
+    its growths come from and go back to.
     """
 
     _destroy_name, _prefix = "map_destroy", "map_"
 
     def __init__(self, key_dtype, value_dtype, capacity, growable=False, max_load_factor=None,
                  empty_key=None, erased_key=None, empty_value=None, seed=None, stream=None,
-                 growth_factor=None):
+                 growth_factor=None, allocator=None):
         super().__init__()
         self.key_dtype, self.value_dtype, key_code, value_code = map_types(key_dtype, value_dtype)
         self._cfg = self._f.map_config_default(key_code, value_code)
         fill_map_config(self._cfg, self.key_dtype, self.value_dtype, capacity, growable, max_load_factor,
                         empty_key, erased_key, empty_value, seed, growth_factor)
+        self._use_allocator(self._cfg, allocator)
         self._create(self._cfg, stream)
 
     # ---- sentinels (host-side) ---------------------------------------------

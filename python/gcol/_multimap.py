@@ -13,13 +13,13 @@ class Multimap(Container):
     """A GPU multimap: Map's types, sentinels, streams and errors, with
     duplicate keys kept. engine: 'open' (open addressing, fastest), 'chained'
     or 'chained_lockfree' (bucket heads and a node pool of capacity pairs;
-    num_buckets 0 means 2 * capacity). count(), retrieve(), len(),
+    num_buckets 0 means 2 * capacity; allocator as for Map). count(), retrieve(), len(),
     retrieve_all() and status() wait for the stream."""
 
     _destroy_name, _prefix = "multimap_destroy", "multimap_"
 
     def __init__(self, key_dtype, value_dtype, capacity, engine="open", num_buckets=0, max_load_factor=None,
-                 empty_key=None, erased_key=None, empty_value=None, seed=None, stream=None):
+                 empty_key=None, erased_key=None, empty_value=None, seed=None, stream=None, allocator=None):
         super().__init__()
         if engine not in ENGINES:
             raise InvalidArgumentError("engine must be one of %s, not %r" % (", ".join(ENGINES), engine))
@@ -29,6 +29,7 @@ class Multimap(Container):
         cfg.num_buckets = non_negative(num_buckets, "num_buckets")
         fill_map_config(cfg.map, self.key_dtype, self.value_dtype, capacity, False, max_load_factor, empty_key,
                         erased_key, empty_value, seed)
+        self._use_allocator(cfg.map, allocator)
         self._create(cfg, stream)
 
     def insert(self, keys, values, stream=None):

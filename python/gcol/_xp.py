@@ -45,9 +45,16 @@ class Torch(Backend):
     def __init__(self, device):
         import torch
         self.m, self.device = torch, device
+        # PyTorch has no gather/scatter kernels for uint32/uint64: those go as their signed bits
+        self.signed = {getattr(torch, "uint%d" % b): getattr(torch, "int%d" % b) for b in (32, 64)
+                       if hasattr(torch, "uint%d" % b)}
 
     def context(self):
         return self.m.cuda.device(self.device)
+
+    def take(self, a, idx):
+        signed = self.signed.get(a.dtype)
+        return a[idx] if signed is None else a.view(signed)[idx].view(a.dtype)
 
     def stream(self):
         return self.m.cuda.current_stream(self.device)

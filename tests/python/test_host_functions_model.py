@@ -48,7 +48,8 @@ class FakeMap:
     RESERVED_KEY, a full map latches FULL, latched errors raise from
     retrieve_all and status."""
 
-    def __init__(self, key_dtype, value_dtype, capacity, empty_key=None, erased_key=None, stream=None):
+    def __init__(self, key_dtype, value_dtype, capacity, empty_key=None, erased_key=None, stream=None,
+                 allocator=None):
         self.kd, self.vd, self.capacity = key_dtype, value_dtype, capacity
         self.sentinels = {empty_key, erased_key}
         self.d, self.latched = {}, set()
@@ -110,7 +111,7 @@ class FakeMap:
 
 class FakeMultimap(FakeMap):
     def __init__(self, key_dtype, value_dtype, capacity, engine="open", empty_key=None, erased_key=None,
-                 stream=None):
+                 stream=None, allocator=None):
         super().__init__(key_dtype, value_dtype, capacity, empty_key, erased_key, stream)
         self.pairs = []
 
