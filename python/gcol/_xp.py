@@ -22,6 +22,10 @@ class Backend:
     def take(self, a, idx):
         return a[idx]
 
+    def unique_counts(self, a):
+        """How often each distinct value of a small array occurs (the library's sort)."""
+        return self.m.unique(a, return_counts=True)[1]
+
     def count_profile(self, counts):
         """[f1, f2]: how many counts are 1 and 2 (one sync)."""
         return self.m.stack(((counts == 1).sum(), (counts == 2).sum())).tolist()

@@ -209,8 +209,7 @@ def test_a_map_too_small_is_made_again_larger():
 def test_estimate_sizes_the_map_from_the_sample():
     x = np.repeat(np.arange(10, dtype="int64"), 100)
     gcol.unique(x)
-    assert CREATED[0] == ("map", 16)  # the sample's map: 2 * SAMPLE
-    assert CREATED[1][1] < 2 * 1000  # not sized for 1000 distinct
+    assert len(CREATED) == 1 and 10 <= CREATED[0][1] < 100  # sized for about 10 keys, not 1000
 
 
 @pytest.mark.parametrize("op", ["sum", "min", "max", "count", "mean"])
