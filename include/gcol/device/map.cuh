@@ -209,7 +209,7 @@ class map_view {
   static_assert(sizeof(Value) == 4 || sizeof(Value) == 8, "values are 4 or 8 bytes");
 
  protected:
-  static constexpr int SB = (sizeof(Key) == 4 && sizeof(Value) == 4) ? 8 : 16; /* slot bytes */
+  static constexpr int SB = detail::slot_of<sizeof(Key), sizeof(Value)>(); /* slot kind */
   gcol_map_view_t v_;
 
  public:
