@@ -60,7 +60,7 @@ static void with_lanes(int lanes, F f) {
   }
 #endif
   (void)lanes;
-  f(tile_c<worker_lanes<T, LOOKUP>()>());
+  f(tile_c<worker_lanes<T, LOOKUP, SB>()>());
 }
 
 template <int KB, int VB>

@@ -86,7 +86,7 @@ class set_view {
     bool valid = active && detail::accept_key(t, k, h);
     return detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
-      return detail::bulk_find_step<T, SB>(detail::worker_tile<T, true>(tile), t, valid, k, h, unused);
+      return detail::bulk_find_step<T, SB>(detail::worker_tile<T, true, SB>(tile), t, valid, k, h, unused);
     });
   }
 
@@ -159,7 +159,7 @@ class set_mutable_view : public set_view<Key, Chunks> {
     const detail::upsert_args a = {detail::UPSERT_INSERT, 0, 0};
     return detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
-      auto w = detail::worker_tile<T, false>(tile);
+      auto w = detail::worker_tile<T, false, SB>(tile);
       unsigned long long pending = 0, inserted = 0;
       uint64_t stored;
       int st = detail::bulk_upsert_step<T, SB>(w, t, valid, k, 0, h, a, stored, pending, inserted);
