@@ -29,7 +29,8 @@ add "python Set/Multiset smoke" "rc=$? $(tail -1 "$out/python.log")"
 [ -z "${SKIP_NCU:-}" ] && GCOL_BENCH_N=20000000 timeout 60 ncu --section SpeedOfLight --section MemoryWorkloadAnalysis \
   -k regex:'find_kernel|upsert_kernel|erase_kernel' -c 6 build/bench/bench_set >"$out/ncu.log" 2>&1
 add ncu "rc=$? ($(grep -c 'Memory Throughput' "$out/ncu.log") kernels)"
-GCOL_BENCH_SWEEP=${SWEEP:-} timeout 150 build/bench/bench_set >"$out/bench_set.log" 2>&1
+[ -n "${SWEEP:-}" ] && export GCOL_BENCH_SWEEP=1 # bench_set sweeps when the variable exists at all
+timeout 150 build/bench/bench_set >"$out/bench_set.log" 2>&1
 if [ -z "${SKIP_MAPBENCH:-}" ]; then
   timeout 60 build/bench/bench_map >"$out/bench_map.log" 2>&1
   timeout 40 build/bench/bench_multimap >"$out/bench_multimap.log" 2>&1
