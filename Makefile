@@ -47,11 +47,15 @@ LIB_CU  := src/map/map.cu src/map/map_table.cu src/map/map_grow.cu
 LIB_CU  += src/sssp/graph.cu
 LIB_CU  += src/compact/select_stable.cu src/compact/reduce.cu src/compact/scan.cu
 LIB_CU  += src/multimap/multimap.cu
+# the open-addressing core's host side, and the set and multiset on it
+LIB_CU  += src/map/oa_host.cu src/multimap/mm_host.cu src/set/set.cu src/set/multiset.cu
+LIB_C   += src/set/set_config.c
 # Sources compiled twice: shipped (only the kernel variants the policy rows
 # select, no test hooks) and, with -DGCOL_TESTING, for tests and benchmarks
 # (every variant the sweeps need, the solver's hooks) in libgcol_testing.a.
 VARIANT_CU := src/sssp/sssp.cu src/compact/select_any.cu
-PAIRS   := 4_4 4_8 8_4 8_8
+# key x value widths of the core's kernels (value 0: sets and multisets)
+PAIRS   := 4_4 4_8 8_4 8_8 4_0 8_0
 CORE_OBJ := $(CORE_C:%.c=$(BUILD)/%.o)
 COMMON_OBJ := $(CORE_OBJ) $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.o) \
            $(PAIRS:%=$(BUILD)/src/multimap/mm_instance_%.o)
@@ -180,6 +184,7 @@ BENCHES  += $(BUILD)/bench/bench_map_growable
 BENCHES  += $(BUILD)/bench/bench_multimap
 BENCHES  += $(BUILD)/bench/bench_map_device
 BENCHES  += $(BUILD)/bench/bench_call_overhead
+BENCHES  += $(BUILD)/bench/bench_set
 # bench_compact also times cub::DeviceSelect::Flagged called directly
 $(BUILD)/bench/bench_compact: $(BUILD)/bench/bench_compact_cub.o
 
@@ -207,6 +212,7 @@ bench: $(BENCHES) $(BENCH_DIST)
 	$(BUILD)/bench/bench_multimap
 	$(BUILD)/bench/bench_map_device
 	$(BUILD)/bench/bench_call_overhead
+	$(BUILD)/bench/bench_set
 	$(BENCH_DIST)
 
 bench-python: all
@@ -224,4 +230,7 @@ clean:
 
 .PHONY: all build-all test demo bench bench-python clean header-check install uninstall
 .SECONDARY:
+# dependency files are only read, never remade (make's built-in %: %.o rule would
+# otherwise try to "link" them from the map_instance_% pattern)
+%.d: ;
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -22,7 +22,7 @@ TEST(multimap_plan_sizes_open) {
   gcol_mm_plan_t p;
   gcol_multimap_config_t c = gcol_multimap_config_default(GCOL_I64, GCOL_I64, GCOL_MULTIMAP_OPEN);
   c.map.capacity = 1000;
-  CHECK_OK(gcol_mm_plan(&c, &p));
+  CHECK_OK(gcol_mm_plan(&c, 0, &p));
   /* 16-byte slots: one per lane of the tile; buckets rounded up to a prime
    * (with the default tile 4: 250 -> 251 buckets, 1004 slots) */
   uint32_t nb = gcol_next_prime((1000 + GCOL_MM_TILE16 - 1) / GCOL_MM_TILE16);
@@ -32,13 +32,13 @@ TEST(multimap_plan_sizes_open) {
   CHECK(p.next_bytes == 0 && p.head_bytes == 0 && p.lock_bytes == 0);
   c = gcol_multimap_config_default(GCOL_U32, GCOL_U32, GCOL_MULTIMAP_OPEN);
   c.map.capacity = 1000;
-  CHECK_OK(gcol_mm_plan(&c, &p));
+  CHECK_OK(gcol_mm_plan(&c, 0, &p));
   /* 8-byte slots: two per lane */
   nb = gcol_next_prime((1000 + 2 * GCOL_MM_TILE8 - 1) / (2 * GCOL_MM_TILE8));
   CHECK(p.slot_bytes == 8 && p.tile == GCOL_MM_TILE8 && p.num_buckets == nb);
   CHECK(p.capacity == (size_t)nb * 2 * GCOL_MM_TILE8 && p.table_bytes == (size_t)nb * GCOL_MM_TILE8 * 16);
   c.map.capacity = 1;
-  CHECK_OK(gcol_mm_plan(&c, &p));
+  CHECK_OK(gcol_mm_plan(&c, 0, &p));
   CHECK(p.num_buckets == 2 && p.capacity == 4 * GCOL_MM_TILE8); /* at least two buckets */
   return TEST_PASS;
 }
@@ -47,7 +47,7 @@ TEST(multimap_plan_sizes_chained) {
   gcol_mm_plan_t p;
   gcol_multimap_config_t c = gcol_multimap_config_default(GCOL_I64, GCOL_I32, GCOL_MULTIMAP_CHAINED);
   c.map.capacity = 1001;
-  CHECK_OK(gcol_mm_plan(&c, &p));
+  CHECK_OK(gcol_mm_plan(&c, 0, &p));
   CHECK(p.capacity == 1001 && p.num_buckets == 2002 && p.tile == 1);
   CHECK(p.table_bytes == 1001 * 16 && p.next_bytes == 1001 * 4 && p.head_bytes == 2002 * 4 &&
         p.lock_bytes == 2002 * 4);
@@ -56,7 +56,7 @@ TEST(multimap_plan_sizes_chained) {
   c.map.key_type = GCOL_U32;
   c.map.empty_key = 0xffffffffULL, c.map.erased_key = 0xfffffffeULL;
   c.map.value_type = GCOL_U32;
-  CHECK_OK(gcol_mm_plan(&c, &p));
+  CHECK_OK(gcol_mm_plan(&c, 0, &p));
   /* 8-byte pairs, two to a 16-byte chunk; no locks without the lock engine */
   CHECK(p.num_buckets == 7 && p.table_bytes == 501 * 16 && p.lock_bytes == 0 && p.head_bytes == 28);
   return TEST_PASS;
@@ -65,8 +65,8 @@ TEST(multimap_plan_sizes_chained) {
 TEST(multimap_plan_rejects_bad_configs) {
   gcol_mm_plan_t p;
   gcol_multimap_config_t good = gcol_multimap_config_default(GCOL_U64, GCOL_U64, GCOL_MULTIMAP_CHAINED), c;
-  CHECK_STATUS(gcol_mm_plan(NULL, &p), GCOL_ERROR_INVALID_ARGUMENT);
-#define BAD(stmt) c = good; stmt; CHECK_STATUS(gcol_mm_plan(&c, &p), GCOL_ERROR_INVALID_ARGUMENT)
+  CHECK_STATUS(gcol_mm_plan(NULL, 0, &p), GCOL_ERROR_INVALID_ARGUMENT);
+#define BAD(stmt) c = good; stmt; CHECK_STATUS(gcol_mm_plan(&c, 0, &p), GCOL_ERROR_INVALID_ARGUMENT)
   BAD(c.engine = (gcol_multimap_engine_t)7);
   BAD(c.map.capacity = 0);
   BAD(c.map.capacity = 0xffffffffULL); /* 32-bit links */

@@ -683,6 +683,173 @@ GCOL_API gcol_status_t gcol_multimap_clear(gcol_multimap_t *mm, cudaStream_t s);
  * RESERVED_KEY), or GCOL_SUCCESS. */
 GCOL_API gcol_status_t gcol_multimap_status(gcol_multimap_t *mm, cudaStream_t s);
 
+/* ------------------------------------------------------------------------ */
+/* Set and multiset (keys only)                                             */
+/* ------------------------------------------------------------------------ */
+/* The hash map's table without values: the same open addressing (hashing,
+ * buckets probed by a tile, double hashing over a prime number of buckets),
+ * with slots of 4 bytes (GCOL_U32, GCOL_I32 keys) or 8 bytes (GCOL_U64,
+ * GCOL_I64), so a set moves half the bytes of a map of the same keys. Keys
+ * are compared as bits, as the map's. Everything the map's section says of
+ * sentinels, latched errors (FULL, RESERVED_KEY; returned by _size,
+ * _retrieve_all, _status), the allocator, streams, destroy, growth and
+ * argument checks holds for gcol_set_t word for word ("pair" reading "key").
+ * A gcol_multiset_t keeps every inserted key, duplicates included (the
+ * multimap's open engine without values; fixed capacity). */
+typedef struct gcol_set gcol_set_t;
+typedef struct gcol_multiset gcol_multiset_t;
+
+/* Config of a set or a multiset: the map's fields without the value ones
+ * (meanings, defaults and limits as in gcol_map_config_t). */
+typedef struct {
+  GCOL_CONFIG_HEADER
+  gcol_type_t key_type;    /* GCOL_U32, GCOL_I32, GCOL_U64 or GCOL_I64 */
+  size_t capacity;         /* lower bound on slots (>= 1); default 1024 */
+  double max_load_factor;  /* as the map's; default 0.8 */
+  int growable;            /* 0 fixed, 1 grows (sets only: a growable
+                              multiset is GCOL_ERROR_INVALID_ARGUMENT) */
+  uint64_t empty_key;      /* default all ones of the key width */
+  uint64_t erased_key;     /* default all ones minus one */
+  uint64_t seed;           /* hash seed */
+  gcol_allocator_t allocator; /* zeroed: cudaMallocAsync */
+  int growth_factor;       /* growable sets: 2 (default; 0 means 2), 4 or 8 */
+} gcol_set_config_t;
+
+/* The defaults above for a key type. */
+GCOL_API gcol_set_config_t gcol_set_config_default(gcol_type_t key);
+
+/* Create a set; *set is NULL on failure. Asynchronous on s (as gcol_map_create).
+ * Errors: GCOL_ERROR_INVALID_ARGUMENT (set NULL, a config that is refused,
+ * with a message naming the field), GCOL_ERROR_NO_DEVICE,
+ * GCOL_ERROR_OUT_OF_MEMORY. */
+GCOL_API gcol_status_t gcol_set_create(gcol_set_t **set, const gcol_set_config_t *cfg, cudaStream_t s);
+
+/* Free the set on the stream of its last call. NULL (or a destroyed set) is a no-op. */
+GCOL_API void gcol_set_destroy(gcol_set_t *set);
+
+/* Insert n keys (device, d_keys aligned to the key width; NULL only when
+ * n == 0). Duplicates inside a batch: one is stored. d_num_inserted (device,
+ * one size_t, 8-byte aligned, may be NULL) receives how many keys this call
+ * added (set to 0 first, also for n == 0). Sentinel keys are skipped and
+ * latch GCOL_ERROR_RESERVED_KEY; keys that find no free slot in a fixed set
+ * are skipped and latch GCOL_ERROR_FULL. A growable set grows first as the
+ * map does (may synchronize s; GCOL_ERROR_OUT_OF_MEMORY leaves it as it was). */
+GCOL_API gcol_status_t gcol_set_insert(gcol_set_t *set, const void *d_keys, size_t n, size_t *d_num_inserted,
+                                       cudaStream_t s);
+
+/* Insert like gcol_set_insert and write d_inserted_out[i] (device, n bytes)
+ * = 1 where input i added its key, else 0 (present before, a twin in the
+ * batch won, skipped). Exactly one input per new key gets 1. */
+GCOL_API gcol_status_t gcol_set_insert_and_contains(gcol_set_t *set, const void *d_keys, size_t n,
+                                                    uint8_t *d_inserted_out, cudaStream_t s);
+
+/* d_found_out[i] (device, n bytes) = 1 if d_keys[i] is in the set, else 0.
+ * Changes nothing in the set. */
+GCOL_API gcol_status_t gcol_set_contains(const gcol_set_t *set, const void *d_keys, size_t n, uint8_t *d_found_out,
+                                         cudaStream_t s);
+
+/* Erase keys (tombstones that later inserts reuse; absent keys are
+ * ignored). d_num_erased (device, may be NULL) receives how many this call
+ * removed. */
+GCOL_API gcol_status_t gcol_set_erase(gcol_set_t *set, const void *d_keys, size_t n, size_t *d_num_erased,
+                                      cudaStream_t s);
+
+/* Every key, densely in unspecified order, to d_keys_out (device, room for
+ * gcol_set_size() keys; non-NULL, aligned); *h_count_out = keys written.
+ * Synchronizes; returns a latched error after writing. */
+GCOL_API gcol_status_t gcol_set_retrieve_all(gcol_set_t *set, void *d_keys_out, size_t *h_count_out,
+                                             cudaStream_t s);
+
+/* Keys in the set. Synchronizes; returns a latched error after writing. */
+GCOL_API gcol_status_t gcol_set_size(gcol_set_t *set, size_t *h_size_out, cudaStream_t s);
+
+/* Slots (host-side, no device work). */
+GCOL_API gcol_status_t gcol_set_capacity(const gcol_set_t *set, size_t *h_capacity_out);
+
+/* Remove every key (and tombstone) and clear latched errors; asynchronous. */
+GCOL_API gcol_status_t gcol_set_clear(gcol_set_t *set, cudaStream_t s);
+
+/* Room for capacity keys, as gcol_map_reserve (fixed: GCOL_ERROR_FULL when
+ * it has fewer slots; growable: rebuilds, asynchronous). */
+GCOL_API gcol_status_t gcol_set_reserve(gcol_set_t *set, size_t capacity, cudaStream_t s);
+
+/* Synchronizes s; returns and clears the latched error (FULL before
+ * RESERVED_KEY), or GCOL_SUCCESS. */
+GCOL_API gcol_status_t gcol_set_status(gcol_set_t *set, cudaStream_t s);
+
+/* Device-side access (include/gcol/device/set.cuh: gcol::set_view<Key>,
+ * gcol::set_mutable_view<Key>), with the rules of the map's views: a
+ * read-only view allows contains, a mutable one also insert and erase;
+ * valid until the set is destroyed or rebuilt; a mutable view makes a
+ * growable set count its slots before each insert. No device work. */
+typedef struct {
+  void *slots, *state;
+  uint64_t empty_key, erased_key, seed, capacity;
+  uint32_t num_buckets;
+  int32_t bucket_chunks; /* 16-byte chunks per bucket */
+  int32_t key_type;
+} gcol_set_view_t;
+typedef struct {
+  gcol_set_view_t view;
+} gcol_set_mutable_view_t;
+GCOL_API gcol_status_t gcol_set_device_view(const gcol_set_t *set, gcol_set_view_t *view_out);
+GCOL_API gcol_status_t gcol_set_device_mutable_view(gcol_set_t *set, gcol_set_mutable_view_t *view_out);
+
+/* Create a multiset from a set config (growable must be 0; max_load_factor
+ * is checked and unused). capacity = slots = keys it holds at most. */
+GCOL_API gcol_status_t gcol_multiset_create(gcol_multiset_t **ms, const gcol_set_config_t *cfg, cudaStream_t s);
+
+/* Free on the stream of the last call. NULL is a no-op. */
+GCOL_API void gcol_multiset_destroy(gcol_multiset_t *ms);
+
+/* Insert n keys, every copy kept. d_num_inserted (device, may be NULL):
+ * how many this call stored (0 first). Sentinels: skipped, RESERVED_KEY
+ * latched; no room: skipped, FULL latched. */
+GCOL_API gcol_status_t gcol_multiset_insert(gcol_multiset_t *ms, const void *d_keys, size_t n,
+                                            size_t *d_num_inserted, cudaStream_t s);
+
+/* d_counts[i] (device, n size_t, may be NULL) = copies of d_keys[i];
+ * *d_total (device, one size_t, may be NULL) = their sum (0 for n == 0),
+ * the output size gcol_multiset_retrieve needs. Sentinel queries count 0 and
+ * latch RESERVED_KEY. */
+GCOL_API gcol_status_t gcol_multiset_count(const gcol_multiset_t *ms, const void *d_keys, size_t n,
+                                           size_t *d_counts, size_t *d_total, cudaStream_t s);
+
+/* d_found_out[i] (device, n bytes) = 1 if at least one copy of d_keys[i]
+ * is stored. */
+GCOL_API gcol_status_t gcol_multiset_contains(const gcol_multiset_t *ms, const void *d_keys, size_t n,
+                                              uint8_t *d_found_out, cudaStream_t s);
+
+/* Every stored copy of every query key, tagged with its query's index (a
+ * semi-join with multiplicity), in unspecified order; two-phase as
+ * gcol_multimap_retrieve (d_temp NULL: only *temp_bytes is written).
+ *   d_keys_out   device, out_capacity keys, or NULL (the key of match j is
+ *                d_keys[d_query_out[j]])
+ *   d_query_out  device, out_capacity size_t
+ *   d_total      device, one size_t: all matches, also past out_capacity
+ * Room too small: out_capacity matches are written and nothing past it. */
+GCOL_API gcol_status_t gcol_multiset_retrieve(void *d_temp, size_t *temp_bytes, const gcol_multiset_t *ms,
+                                              const void *d_keys, size_t n, void *d_keys_out, size_t *d_query_out,
+                                              size_t out_capacity, size_t *d_total, cudaStream_t s);
+
+/* Every stored key (copies included) to d_keys_out (room for
+ * gcol_multiset_size()); *h_count_out = keys written. Synchronizes;
+ * returns a latched error after writing. */
+GCOL_API gcol_status_t gcol_multiset_retrieve_all(gcol_multiset_t *ms, void *d_keys_out, size_t *h_count_out,
+                                                  cudaStream_t s);
+
+/* Stored keys, copies included. Synchronizes; returns a latched error after writing. */
+GCOL_API gcol_status_t gcol_multiset_size(gcol_multiset_t *ms, size_t *h_size_out, cudaStream_t s);
+
+/* Slots (host-side). */
+GCOL_API gcol_status_t gcol_multiset_capacity(const gcol_multiset_t *ms, size_t *h_capacity_out);
+
+/* Remove every key and clear latched errors; asynchronous. */
+GCOL_API gcol_status_t gcol_multiset_clear(gcol_multiset_t *ms, cudaStream_t s);
+
+/* Synchronizes s; returns and clears the latched error, or GCOL_SUCCESS. */
+GCOL_API gcol_status_t gcol_multiset_status(gcol_multiset_t *ms, cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif

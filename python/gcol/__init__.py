@@ -21,6 +21,7 @@ from ._errors import (CudaError, FullError, GcolError, InvalidArgumentError, Lib
                       NcclError, NoDeviceError, OutOfMemoryError, ReservedKeyError, Status)
 from ._map import ADD, MAX, MIN, Map, Op
 from ._multimap import Multimap
+from ._set import Multiset, Set
 from ._sssp import Graph, shortest_paths
 from ._version import __version__
 

@@ -16,16 +16,19 @@ static int is_key_type(gcol_type_t t) {
 
 gcol_status_t gcol_map_config_check(const gcol_map_config_t *cfg) {
   if (!cfg) return BAD("cfg is NULL");
-  if (!is_key_type(cfg->key_type)) return BAD("cfg->key_type %d is not an integer gcol_type_t", (int)cfg->key_type);
   if (gcol_type_size(cfg->value_type) == 0) return BAD("cfg->value_type %d is not a gcol_type_t", (int)cfg->value_type);
-  size_t kb = gcol_type_size(cfg->key_type), vb = gcol_type_size(cfg->value_type);
+  return gcol_oa_config_check(cfg, gcol_type_size(cfg->value_type));
+}
+
+gcol_status_t gcol_oa_config_check(const gcol_map_config_t *cfg, size_t vb) {
+  if (!is_key_type(cfg->key_type)) return BAD("cfg->key_type %d is not an integer gcol_type_t", (int)cfg->key_type);
+  size_t kb = gcol_type_size(cfg->key_type);
   if (cfg->capacity == 0) return BAD("cfg->capacity is 0 (at least 1 slot)");
   /* the probe sequence addresses < 2^31 buckets of the policy's tile */
-  size_t max_slots = gcol_map_bucket_slots(kb == 4 && vb == 4 ? GCOL_MAP_TILE8 : GCOL_MAP_TILE16, kb, vb) *
-                     (size_t)0x7fffffe0;
+  size_t max_slots = gcol_map_bucket_slots(GCOL_OA_TILE(gcol_slot_bytes(kb, vb), vb == 0), kb, vb) * (size_t)0x7fffffe0;
   if (cfg->capacity > max_slots)
-    return BAD("cfg->capacity %zu is more than a table can address (%zu slots for %s keys, %s values)", cfg->capacity,
-               max_slots, gcol_type_name(cfg->key_type), gcol_type_name(cfg->value_type));
+    return BAD("cfg->capacity %zu is more than a table can address (%zu slots for %s keys%s%s)", cfg->capacity,
+               max_slots, gcol_type_name(cfg->key_type), vb ? ", values " : "", vb ? gcol_type_name(cfg->value_type) : "");
   if (!(cfg->max_load_factor > 0.0 && cfg->max_load_factor <= 1.0))
     return BAD("cfg->max_load_factor %g is not in (0, 1]", cfg->max_load_factor);
   if (cfg->growable != 0 && cfg->growable != 1) return BAD("cfg->growable is %d (0 or 1)", cfg->growable);
@@ -40,7 +43,7 @@ gcol_status_t gcol_map_config_check(const gcol_map_config_t *cfg) {
     return BAD("cfg->growth_factor %d is not 0, 2, 4 or 8", cfg->growth_factor);
   if (cfg->empty_key > gcol_all_ones(kb)) return BAD("cfg->empty_key 0x%llx does not fit %zu-byte keys", (unsigned long long)cfg->empty_key, kb);
   if (cfg->erased_key > gcol_all_ones(kb)) return BAD("cfg->erased_key 0x%llx does not fit %zu-byte keys", (unsigned long long)cfg->erased_key, kb);
-  if (cfg->empty_value > gcol_all_ones(vb))
+  if (vb && cfg->empty_value > gcol_all_ones(vb))
     return BAD("cfg->empty_value 0x%llx does not fit %zu-byte values", (unsigned long long)cfg->empty_value, vb);
   if (cfg->empty_key == cfg->erased_key) return BAD("cfg->empty_key equals cfg->erased_key");
   return GCOL_SUCCESS;
@@ -52,8 +55,13 @@ gcol_status_t gcol_map_config_take(const gcol_map_config_t *in, gcol_map_config_
   return gcol_map_config_check(out);
 }
 
+size_t gcol_slot_bytes(size_t key_bytes, size_t value_bytes) {
+  if (value_bytes == 0) return key_bytes;
+  return key_bytes == 4 && value_bytes == 4 ? 8 : 16;
+}
+
 size_t gcol_map_bucket_slots(int tile, size_t key_bytes, size_t value_bytes) {
-  return (size_t)tile * (key_bytes == 4 && value_bytes == 4 ? 2 : 1);
+  return (size_t)tile * 16 / gcol_slot_bytes(key_bytes, value_bytes);
 }
 
 static int is_prime(uint32_t x) {

@@ -35,7 +35,7 @@ namespace detail {
 namespace {
 
 /* Exact live keys and non-empty slots (synchronizes s). */
-gcol_status_t read_counts(const gcol_map *m, size_t *live, size_t *used, cudaStream_t s) {
+gcol_status_t read_counts(const oa_object *m, size_t *live, size_t *used, cudaStream_t s) {
   if (m->may_have_tombstones) {
     GCOL_CUDA_TRY(cudaMemsetAsync(&m->t.state->scratch, 0, sizeof m->t.state->scratch, s));
     GCOL_CUDA_TRY(with_ops(m, [&](auto ops) { return ops.count_used(m->l, m->t, s); }));
@@ -51,7 +51,7 @@ gcol_status_t read_counts(const gcol_map *m, size_t *live, size_t *used, cudaStr
  * (skipped when the caller knows the map is empty). Every allocation comes
  * first: when one fails the old table is untouched. The move consumes the
  * old table, so nothing may fail after it starts but a kernel launch. */
-gcol_status_t rebuild(gcol_map *m, size_t capacity, bool empty, cudaStream_t s) {
+gcol_status_t rebuild(oa_object *m, size_t capacity, bool empty, cudaStream_t s) {
   nvtx_range r("gcol_map_grow");
   uint32_t nb = table_buckets(m, capacity);
   if (nb == 0) /* more buckets than the probe sequence addresses */
@@ -79,7 +79,7 @@ gcol_status_t rebuild(gcol_map *m, size_t capacity, bool empty, cudaStream_t s) 
 
 }  // namespace
 
-gcol_status_t map_make_room(gcol_map *m, size_t n, cudaStream_t s) {
+gcol_status_t map_make_room(oa_object *m, size_t n, cudaStream_t s) {
   if (!m->cfg.growable) return GCOL_SUCCESS;
   size_t limit = gcol_map_load_limit(m->num_slots, m->cfg.max_load_factor);
   if (!m->device_writes && m->used_bound <= limit && n <= limit - m->used_bound) {
@@ -99,7 +99,7 @@ gcol_status_t map_make_room(gcol_map *m, size_t n, cudaStream_t s) {
   return GCOL_SUCCESS;
 }
 
-gcol_status_t map_reserve_growable(gcol_map *m, size_t keys, cudaStream_t s) {
+gcol_status_t map_reserve_growable(oa_object *m, size_t keys, cudaStream_t s) {
   if (keys <= gcol_map_load_limit(m->num_slots, m->cfg.max_load_factor)) return GCOL_SUCCESS;
   size_t slots = gcol_map_growth_target(0, m->cfg.max_load_factor, m->cfg.growth_factor, 0, 0, keys);
   if (slots == SIZE_MAX) return gcol_fail(GCOL_ERROR_OUT_OF_MEMORY, "no table size holds %zu keys", keys);

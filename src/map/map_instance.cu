@@ -5,4 +5,4 @@
 #if !defined(GCOL_KB) || !defined(GCOL_VB)
 #error "compile with -DGCOL_KB=4|8 -DGCOL_VB=4|8"
 #endif
-template struct gcol::detail::map_ops<GCOL_KB, GCOL_VB>;
+template struct gcol::detail::oa_ops<GCOL_KB, GCOL_VB>;

@@ -12,11 +12,20 @@ extern "C" {
  * 16-byte slots, the pre-sm_90 claim scheme (key_cas = 1). Only for tests and
  * the benchmark's tile sweep; the map must be empty. */
 gcol_status_t gcol_map_set_policy_for_testing(gcol_map_t *m, int tile, int key_cas);
+/* The same for a set (one-word slots: no claim scheme to pick), and the
+ * lanes that probe one key: 0 (worker_lanes), 1 or 2 (<= tile). */
+gcol_status_t gcol_set_set_policy_for_testing(gcol_set_t *s, int tile, int lanes);
 
 /* All ones in the low `bytes` bytes (4 or 8): the default empty sentinel. */
 uint64_t gcol_all_ones(size_t bytes);
 
-/* Slots in one bucket of a map with this probing tile and pair. */
+/* The slot-size rule of every open-addressing table, host side (the device
+ * side: slot_of in gcol/device/detail/map_layout.cuh): value_bytes 0 (sets)
+ * keeps keys only, 4 + 4 packs in 8 bytes, any other pair takes 16. */
+size_t gcol_slot_bytes(size_t key_bytes, size_t value_bytes);
+
+/* Slots in one bucket of a table with this probing tile and pair
+ * (value_bytes 0: keys only). */
 size_t gcol_map_bucket_slots(int tile, size_t key_bytes, size_t value_bytes);
 
 /* The smallest prime >= x (x < 2^31); 0 if none fits. */
@@ -25,6 +34,10 @@ uint32_t gcol_next_prime(uint32_t x);
 /* Validate a config's values (host-side); GCOL_SUCCESS or
  * GCOL_ERROR_INVALID_ARGUMENT with a message naming the field. */
 gcol_status_t gcol_map_config_check(const gcol_map_config_t *cfg);
+
+/* gcol_map_config_check's rules for a table of value_bytes values (0: a
+ * set: no value type or empty_value to check). cfg is not NULL. */
+gcol_status_t gcol_oa_config_check(const gcol_map_config_t *cfg, size_t value_bytes);
 
 /* A caller's config, of any size a 1.x header made (see GCOL_CONFIG_HEADER),
  * as this library's struct, checked. */

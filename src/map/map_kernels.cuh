@@ -1,8 +1,9 @@
 /* Device layer of the map: thin bulk kernels over the bulk tile steps of
  * gcol/device/detail/map_bulk.cuh (the same steps the device API runs).
  *
- * A tile of worker_lanes threads (T for inserts and erase, T/2 for lookups
- * in buckets of T >= 4 chunks) takes as many consecutive inputs; each thread
+ * A tile of W threads (worker_lanes: T for inserts and erase, T/2 for
+ * lookups in buckets of T >= 4 chunks; test builds may pick others for
+ * sets, launch_cfg::lanes) takes as many consecutive inputs; each thread
  * loads and hashes its own key (coalesced, hashed once), then the tile walks
  * its ranks and probes together. The grid is sized to fill the GPU once and
  * strides over the input, so counters are added once per warp at the end. */
@@ -30,15 +31,18 @@ namespace gcol {
 namespace detail {
 namespace cg = cooperative_groups;
 
+/* Element i of a B-byte array; B = 0 (a set's values) reads and writes
+ * nothing, so every kernel serves keys-only containers as they are. */
 template <int B>
 __device__ __forceinline__ uint64_t load_bits(const void *p, size_t i) {
-  if constexpr (B == 4) return static_cast<const uint32_t *>(p)[i];
+  if constexpr (B == 0) return 0;
+  else if constexpr (B == 4) return static_cast<const uint32_t *>(p)[i];
   else return static_cast<const uint64_t *>(p)[i];
 }
 template <int B>
 __device__ __forceinline__ void store_bits(void *p, size_t i, uint64_t v) {
   if constexpr (B == 4) static_cast<uint32_t *>(p)[i] = (uint32_t)v;
-  else static_cast<uint64_t *>(p)[i] = v;
+  else if constexpr (B == 8) static_cast<uint64_t *>(p)[i] = v;
 }
 
 /* Add each warp's sum of x to *dst (one atomic per warp; dst may be NULL). */
@@ -70,14 +74,14 @@ __device__ __forceinline__ bool load_key(const table_ref &t, const void *keys, s
 /* MODE (an upsert_mode) is a template parameter so that each kernel keeps
  * only its own code path: fewer registers, more threads resident. OUTPUTS
  * adds insert_and_find's per-input outputs. */
-template <int T, int KB, int VB, int MODE, bool OUTPUTS>
+template <int T, int W, int KB, int VB, int MODE, bool OUTPUTS>
 __global__ void __launch_bounds__(256, GCOL_UPSERT_MIN_BLOCKS) upsert_kernel(table_ref t, const void *keys, const void *values, size_t n,
                                                      upsert_args a, void *values_out, uint8_t *inserted_out,
                                                      unsigned long long *d_count) {
-  constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16;
+  constexpr int SB = slot_of<KB, VB>();
   a.mode = MODE;
   unsigned long long pending = 0, inserted = 0; /* tile-uniform */
-  GCOL_TILE_LOOP_BEGIN((worker_lanes<T, false>()))
+  GCOL_TILE_LOOP_BEGIN(W)
     uint64_t k = 0, h = 0, v = 0;
     bool valid = load_key<KB>(t, keys, i, n, k, h);
     if (valid) v = load_bits<VB>(values, i);
@@ -98,10 +102,10 @@ __global__ void __launch_bounds__(256, GCOL_UPSERT_MIN_BLOCKS) upsert_kernel(tab
  * as two template instances, contains ran 12% slower than find on an H100
  * (same probing, different code layout); a uniform branch at the store costs
  * nothing. */
-template <int T, int KB, int VB>
+template <int T, int W, int KB, int VB>
 __global__ void find_kernel(table_ref t, const void *keys, size_t n, void *out, bool contains) {
-  constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16;
-  GCOL_TILE_LOOP_BEGIN((worker_lanes<T, true>()))
+  constexpr int SB = slot_of<KB, VB>();
+  GCOL_TILE_LOOP_BEGIN(W)
     uint64_t k = 0, h = 0;
     bool valid = load_key<KB>(t, keys, i, n, k, h);
     uint64_t my_value;
@@ -114,11 +118,11 @@ __global__ void find_kernel(table_ref t, const void *keys, size_t n, void *out, 
   }
 }
 
-template <int T, int KB, int VB>
+template <int T, int W, int KB, int VB>
 __global__ void erase_kernel(table_ref t, const void *keys, size_t n, unsigned long long *d_count) {
-  constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16;
+  constexpr int SB = slot_of<KB, VB>();
   unsigned long long erased = 0; /* tile-uniform */
-  GCOL_TILE_LOOP_BEGIN((worker_lanes<T, false>()))
+  GCOL_TILE_LOOP_BEGIN(W)
     uint64_t k = 0, h = 0;
     bool valid = load_key<KB>(t, keys, i, n, k, h);
     bulk_erase_step<T, SB>(tile, t, valid, k, h, erased);
@@ -163,7 +167,7 @@ __global__ void fill_kernel(table_ref t, size_t num_slots) {
 template <int KB, int VB>
 __global__ void __launch_bounds__(GCOL_RETRIEVE_BLOCK) retrieve_kernel(table_ref t, size_t num_chunks, void *keys_out,
                                                                    void *values_out) {
-  constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16, PER = layout<SB>::per_chunk, ITEMS = GCOL_RETRIEVE_ITEMS;
+  constexpr int SB = slot_of<KB, VB>(), PER = layout<SB>::per_chunk, ITEMS = GCOL_RETRIEVE_ITEMS;
   typedef layout<SB> L;
   typedef block_reserve<GCOL_RETRIEVE_BLOCK, unsigned long long> reserve_t;
   __shared__ typename reserve_t::temp_storage tmp;

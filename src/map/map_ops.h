@@ -1,9 +1,12 @@
-/* Internal interface between the map's host API (map.cu) and its kernels,
- * instantiated once per key width x value width in map_k*_v*.cu. */
+/* Internal interface between the host side of the open-addressing core
+ * (map, set; the multimap's fill and retrieve_all) and its kernels,
+ * instantiated once per key width x value width (map_instance.cu; VB = 0:
+ * keys only). */
 #ifndef GCOL_SRC_MAP_MAP_OPS_H
 #define GCOL_SRC_MAP_MAP_OPS_H
 
 #include <cuda_runtime_api.h>
+#include <type_traits>
 #include "gcol/gcol.h"
 #include "gcol/device/detail/map_tile.cuh"
 
@@ -12,12 +15,30 @@ namespace detail {
 
 struct launch_cfg {
   int tile;          /* 1, 2, 4 or 8 */
+  int lanes;         /* 0: worker_lanes. Test builds, keys-only tables: 1 or 2
+                        lanes probe a key (each reading tile / lanes chunks) */
   int block_threads;
   int num_sms;
 };
 
+/* The one dispatch from run-time widths to compiled ones: f(KB, VB) with
+ * both as std::integral_constant<int, ..>; kb 4 or 8, vb 0 (keys only), 4
+ * or 8. */
+template <class F>
+auto with_widths(int kb, int vb, F f) {
+  using std::integral_constant;
+  if (kb == 4) {
+    if (vb == 0) return f(integral_constant<int, 4>(), integral_constant<int, 0>());
+    if (vb == 4) return f(integral_constant<int, 4>(), integral_constant<int, 4>());
+    return f(integral_constant<int, 4>(), integral_constant<int, 8>());
+  }
+  if (vb == 0) return f(integral_constant<int, 8>(), integral_constant<int, 0>());
+  if (vb == 4) return f(integral_constant<int, 8>(), integral_constant<int, 4>());
+  return f(integral_constant<int, 8>(), integral_constant<int, 8>());
+}
+
 template <int KB, int VB>
-struct map_ops {
+struct oa_ops {
   static cudaError_t upsert(const launch_cfg &l, const table_ref &t, const void *keys, const void *values,
                             size_t n, upsert_args a, void *values_out, uint8_t *inserted_out,
                             unsigned long long *d_count, cudaStream_t s);

@@ -41,59 +41,84 @@ static cudaError_t with_tile(int tile, F f) {
     default: return cudaErrorInvalidValue;
   }
 #else
-  constexpr int T = SB == 8 ? GCOL_MAP_TILE8 : GCOL_MAP_TILE16;
+  constexpr int T = GCOL_OA_TILE(layout<SB>::bytes, layout<SB>::keys_only);
   if (tile != T) return cudaErrorInvalidValue;
   f(tile_c<T>());
 #endif
   return cudaGetLastError();
 }
 
+/* f(tile_c<W>()) for the lanes that probe one key: worker_lanes, or in test
+ * builds for keys-only tables the sweep's 1 or 2 (l.lanes). */
+template <int T, int SB, bool LOOKUP, class F>
+static void with_lanes(int lanes, F f) {
+#ifdef GCOL_TESTING
+  if constexpr (layout<SB>::keys_only) {
+    if (lanes == 1) return f(tile_c<1>());
+    if constexpr (T >= 2)
+      if (lanes == 2) return f(tile_c<2>());
+  }
+#endif
+  (void)lanes;
+  f(tile_c<worker_lanes<T, LOOKUP, SB>()>());
+}
+
 template <int KB, int VB>
-cudaError_t map_ops<KB, VB>::upsert(const launch_cfg &l, const table_ref &t, const void *keys,
+cudaError_t oa_ops<KB, VB>::upsert(const launch_cfg &l, const table_ref &t, const void *keys,
                                     const void *values, size_t n, upsert_args a, void *values_out,
                                     uint8_t *inserted_out, unsigned long long *d_count, cudaStream_t s) {
-  return with_tile<(KB == 4 && VB == 4) ? 8 : 16>(l.tile, [&](auto tc) {
+  constexpr int SB = slot_of<KB, VB>();
+  return with_tile<SB>(l.tile, [&](auto tc) {
     constexpr int T = decltype(tc)::value;
-    auto k = values_out ? upsert_kernel<T, KB, VB, UPSERT_INSERT, true>
-             : a.mode == UPSERT_INSERT ? upsert_kernel<T, KB, VB, UPSERT_INSERT, false>
-             : a.mode == UPSERT_ASSIGN ? upsert_kernel<T, KB, VB, UPSERT_ASSIGN, false>
-                                       : upsert_kernel<T, KB, VB, UPSERT_APPLY, false>;
-    k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(t, keys, values, n, a, values_out, inserted_out, d_count);
+    with_lanes<T, SB, false>(l.lanes, [&](auto wc) {
+      constexpr int W = decltype(wc)::value;
+      auto k = values_out || inserted_out ? upsert_kernel<T, W, KB, VB, UPSERT_INSERT, true>
+               : a.mode == UPSERT_INSERT  ? upsert_kernel<T, W, KB, VB, UPSERT_INSERT, false>
+               : a.mode == UPSERT_ASSIGN  ? upsert_kernel<T, W, KB, VB, UPSERT_ASSIGN, false>
+                                          : upsert_kernel<T, W, KB, VB, UPSERT_APPLY, false>;
+      k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(t, keys, values, n, a, values_out, inserted_out, d_count);
+    });
   });
 }
 
 template <int KB, int VB>
-cudaError_t map_ops<KB, VB>::find(const launch_cfg &l, const table_ref &t, const void *keys, size_t n,
+cudaError_t oa_ops<KB, VB>::find(const launch_cfg &l, const table_ref &t, const void *keys, size_t n,
                                   void *out, bool contains, cudaStream_t s) {
-  return with_tile<(KB == 4 && VB == 4) ? 8 : 16>(l.tile, [&](auto tc) {
+  constexpr int SB = slot_of<KB, VB>();
+  return with_tile<SB>(l.tile, [&](auto tc) {
     constexpr int T = decltype(tc)::value;
-    auto k = find_kernel<T, KB, VB>;
-    k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(t, keys, n, out, contains);
+    with_lanes<T, SB, true>(l.lanes, [&](auto wc) {
+      auto k = find_kernel<T, decltype(wc)::value, KB, VB>;
+      k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(t, keys, n, out, contains);
+    });
   });
 }
 
 template <int KB, int VB>
-cudaError_t map_ops<KB, VB>::erase(const launch_cfg &l, const table_ref &t, const void *keys, size_t n,
+cudaError_t oa_ops<KB, VB>::erase(const launch_cfg &l, const table_ref &t, const void *keys, size_t n,
                                    unsigned long long *d_count, cudaStream_t s) {
-  return with_tile<(KB == 4 && VB == 4) ? 8 : 16>(l.tile, [&](auto tc) {
+  constexpr int SB = slot_of<KB, VB>();
+  return with_tile<SB>(l.tile, [&](auto tc) {
     constexpr int T = decltype(tc)::value;
-    auto k = erase_kernel<T, KB, VB>;
-    k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(t, keys, n, d_count);
+    with_lanes<T, SB, false>(l.lanes, [&](auto wc) {
+      auto k = erase_kernel<T, decltype(wc)::value, KB, VB>;
+      k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(t, keys, n, d_count);
+    });
   });
 }
 
 template <int KB, int VB>
-cudaError_t map_ops<KB, VB>::fill(const launch_cfg &l, const table_ref &t, size_t num_slots, cudaStream_t s) {
-  auto k = fill_kernel<(KB == 4 && VB == 4) ? 8 : 16>;
+cudaError_t oa_ops<KB, VB>::fill(const launch_cfg &l, const table_ref &t, size_t num_slots, cudaStream_t s) {
+  auto k = fill_kernel<slot_of<KB, VB>()>;
   k<<<grid_for(k, l, num_slots), l.block_threads, 0, s>>>(t, num_slots);
   return cudaGetLastError();
 }
 
 template <int KB, int VB>
-cudaError_t map_ops<KB, VB>::rehash(const launch_cfg &l, const table_ref &from, const table_ref &to,
+cudaError_t oa_ops<KB, VB>::rehash(const launch_cfg &l, const table_ref &from, const table_ref &to,
                                     cudaStream_t s) {
-  return with_tile<(KB == 4 && VB == 4) ? 8 : 16>(l.tile, [&](auto tc) {
-    constexpr int T = decltype(tc)::value, SB = (KB == 4 && VB == 4) ? 8 : 16;
+  return with_tile<slot_of<KB, VB>()>(l.tile, [&](auto tc) {
+    constexpr int T = decltype(tc)::value, SB = slot_of<KB, VB>();
     constexpr uint32_t seg = rebuild_shape<T, SB>::segment_buckets;
     uint32_t segments = (to.num_buckets + seg - 1) / seg, warps = GCOL_REBUILD_BLOCK / 32;
     stage_kernel<T, KB, VB><<<segments, GCOL_REBUILD_BLOCK, 0, s>>>(from, to);
@@ -103,15 +128,15 @@ cudaError_t map_ops<KB, VB>::rehash(const launch_cfg &l, const table_ref &from, 
 }
 
 template <int KB, int VB>
-cudaError_t map_ops<KB, VB>::count_used(const launch_cfg &l, const table_ref &t, cudaStream_t s) {
+cudaError_t oa_ops<KB, VB>::count_used(const launch_cfg &l, const table_ref &t, cudaStream_t s) {
   size_t n = (size_t)t.num_buckets * l.tile;
-  auto k = count_used_kernel<(KB == 4 && VB == 4) ? 8 : 16>;
+  auto k = count_used_kernel<slot_of<KB, VB>()>;
   k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(t, n);
   return cudaGetLastError();
 }
 
 template <int KB, int VB>
-cudaError_t map_ops<KB, VB>::retrieve(const launch_cfg &l, const table_ref &t, size_t num_chunks,
+cudaError_t oa_ops<KB, VB>::retrieve(const launch_cfg &l, const table_ref &t, size_t num_chunks,
                                       void *keys_out, void *values_out, cudaStream_t s) {
   auto k = retrieve_kernel<KB, VB>;
   launch_cfg r = l;

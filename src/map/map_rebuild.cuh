@@ -39,7 +39,7 @@ namespace detail {
  * slots for either slot size and any bucket width T. */
 template <int T, int SB>
 struct rebuild_shape {
-  enum { slots_per_bucket = T * layout<SB>::per_chunk, stage_slots = 32768 / SB,
+  enum { slots_per_bucket = T * layout<SB>::per_chunk, stage_slots = 32768 / layout<SB>::bytes,
          segment_buckets = stage_slots / slots_per_bucket };
 };
 
@@ -61,7 +61,7 @@ __device__ __forceinline__ void old_run(const table_ref &from, const table_ref &
 
 template <int T, int KB, int VB>
 __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) stage_kernel(table_ref from, table_ref to) {
-  constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16, PER = layout<SB>::per_chunk;
+  constexpr int SB = slot_of<KB, VB>(), PER = layout<SB>::per_chunk;
   constexpr int BS = rebuild_shape<T, SB>::slots_per_bucket, SEG = rebuild_shape<T, SB>::segment_buckets;
   constexpr int ITEMS = 4, ROUND = GCOL_REBUILD_BLOCK * ITEMS;
   typedef layout<SB> L;
@@ -137,7 +137,7 @@ __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) stage_kernel(table_ref fro
 template <int T, int KB, int VB>
 __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) deferred_kernel(table_ref from, table_ref to,
                                                                     uint32_t num_segments) {
-  constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16;
+  constexpr int SB = slot_of<KB, VB>();
   constexpr int BS = rebuild_shape<T, SB>::slots_per_bucket, SEG = rebuild_shape<T, SB>::segment_buckets;
   typedef layout<SB> L;
   typedef typename L::slot_t slot_t;

@@ -5,22 +5,22 @@
 namespace gcol {
 namespace detail {
 
-gcol_status_t map_alloc(const gcol_map *m, void **p, size_t bytes, cudaStream_t s) {
+gcol_status_t map_alloc(const oa_object *m, void **p, size_t bytes, cudaStream_t s) {
   return gcol_device_alloc(&m->cfg.allocator, p, bytes, s);
 }
 
-cudaError_t map_free(const gcol_map *m, void *p, size_t bytes, cudaStream_t s) {
+cudaError_t map_free(const oa_object *m, void *p, size_t bytes, cudaStream_t s) {
   return gcol_device_free(&m->cfg.allocator, p, bytes, s);
 }
 
-uint32_t table_buckets(const gcol_map *m, size_t capacity) {
+uint32_t table_buckets(const oa_object *m, size_t capacity) {
   size_t per_bucket = gcol_map_bucket_slots(m->l.tile, m->kb, m->vb);
   size_t want = capacity / per_bucket + (capacity % per_bucket != 0);
   if (want < 2) want = 2;
   return want < 0x7fffffffULL ? gcol_next_prime((uint32_t)want) : 0;
 }
 
-gcol_status_t table_create(const gcol_map *m, uint32_t nb, bool fill, cudaStream_t s, table_t *out) {
+gcol_status_t table_create(const oa_object *m, uint32_t nb, bool fill, cudaStream_t s, table_t *out) {
   table_t nt = {NULL, nb, (size_t)nb * gcol_map_bucket_slots(m->l.tile, m->kb, m->vb), (size_t)nb * m->l.tile * 16};
   GCOL_TRY(map_alloc(m, &nt.slots, nt.bytes, s));
   table_ref r = m->t;
@@ -34,7 +34,7 @@ gcol_status_t table_create(const gcol_map *m, uint32_t nb, bool fill, cudaStream
   return GCOL_SUCCESS;
 }
 
-gcol_status_t table_install(gcol_map *m, const table_t &nt, cudaStream_t s) {
+gcol_status_t table_install(oa_object *m, const table_t &nt, cudaStream_t s) {
   void *old = m->t.slots;
   size_t old_bytes = m->table_bytes;
   m->t.slots = nt.slots;

@@ -16,6 +16,7 @@
 
 #include "gcol/device/detail/map_tile.cuh"
 #include "gcol/device/lock.cuh"
+#include "map/map_policy.h"
 #include "mm_plan.h"
 
 namespace gcol {
@@ -23,8 +24,8 @@ namespace detail {
 
 template <int SB>
 struct oa_engine {
-  static constexpr int SLOT_BYTES = SB;
-  static constexpr int T = SB == 8 ? GCOL_MM_TILE8 : GCOL_MM_TILE16;
+  static constexpr int SLOT_KIND = SB;
+  static constexpr int T = layout<SB>::keys_only ? GCOL_SET_TILE : layout<SB>::bytes == 16 ? GCOL_MM_TILE16 : GCOL_MM_TILE8;
   table_ref t;
 
   template <class Tile, class Visit>
@@ -81,8 +82,8 @@ __device__ __forceinline__ bool tile_insert_dup(const Tile &tile, const table_re
 template <int SB>
 __device__ __forceinline__ typename layout<SB>::slot_t load_slot_ro(const void *pool, uint32_t x) {
   typename layout<SB>::slot_t s;
-  if constexpr (SB == 8) {
-    s = __ldg(static_cast<const unsigned long long *>(pool) + x);
+  if constexpr (layout<SB>::one_word) {
+    s = __ldg(static_cast<const typename layout<SB>::slot_t *>(pool) + x);
   } else {
     ulonglong2 raw = __ldg(static_cast<const ulonglong2 *>(pool) + x);
     s.k = raw.x, s.v = raw.y;
@@ -94,7 +95,7 @@ __device__ __forceinline__ typename layout<SB>::slot_t load_slot_ro(const void *
  * t.capacity the nodes. One thread walks a chain (T = 1). */
 template <int SB>
 struct chain_engine {
-  static constexpr int SLOT_BYTES = SB;
+  static constexpr int SLOT_KIND = SB;
   static constexpr int T = 1;
   table_ref t;
   const unsigned *next, *heads;

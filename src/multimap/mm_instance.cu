@@ -45,7 +45,7 @@ static void launch_query(int num_sms, const E &e, const void *keys, size_t n, co
 template <int KB, int VB>
 cudaError_t mm_ops<KB, VB>::query(int num_sms, const mm_ref &r, const void *keys, size_t n, const mm_query_out &o,
                                   bool write, cudaStream_t s) {
-  constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16;
+  constexpr int SB = slot_of<KB, VB>();
   if (r.chained) launch_query<chain_engine<SB>, KB, VB>(num_sms, {r.t, r.next, r.heads}, keys, n, o, write, s);
   else launch_query<oa_engine<SB>, KB, VB>(num_sms, {r.t}, keys, n, o, write, s);
   return cudaGetLastError();

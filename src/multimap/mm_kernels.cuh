@@ -40,7 +40,7 @@ __device__ __forceinline__ unsigned long long tile_match_count(const Tile &tile,
  * 32 registers and spilled (CUDA 13.0, sm_90); unbounded it takes 38. */
 template <class E, int KB, int VB, bool WRITE>
 __global__ void query_kernel(E e, const void *queries, size_t n, mm_query_out o) {
-  constexpr int T = E::T, SB = E::SLOT_BYTES;
+  constexpr int T = E::T, SB = E::SLOT_KIND;
   typedef layout<SB> L;
   auto tile = cg::tiled_partition<T>(cg::this_thread_block());
   auto warp = cg::tiled_partition<32>(cg::this_thread_block());
@@ -92,7 +92,7 @@ template <int KB, int VB>
 __global__ void __launch_bounds__(256, GCOL_UPSERT_MIN_BLOCKS) oa_insert_kernel(table_ref t, const void *keys,
                                                                              const void *values, size_t n,
                                                                              unsigned long long *d_count) {
-  constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16, T = oa_engine<SB>::T;
+  constexpr int SB = slot_of<KB, VB>(), T = oa_engine<SB>::T;
   auto tile = cg::tiled_partition<T>(cg::this_thread_block());
   const int lane = tile.thread_rank();
   unsigned long long pending = 0, inserted = 0; /* tile-uniform */
@@ -119,7 +119,7 @@ template <int KB, int VB>
 __global__ void __launch_bounds__(256) chain_insert_kernel(table_ref t, unsigned *next, unsigned *heads,
                                                           unsigned *locks, const void *keys, const void *values,
                                                           size_t n, unsigned long long *d_count) {
-  constexpr int SB = (KB == 4 && VB == 4) ? 8 : 16;
+  constexpr int SB = slot_of<KB, VB>();
   typedef layout<SB> L;
   auto warp = cg::tiled_partition<32>(cg::this_thread_block());
   unsigned long long inserted = 0;

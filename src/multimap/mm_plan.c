@@ -5,6 +5,7 @@
 #include "core/common.h"
 #include "core/config_abi.h"
 #include "map/map_internal.h"
+#include "map/map_policy.h"
 
 #define BAD(...) gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, __VA_ARGS__)
 
@@ -26,7 +27,7 @@ static int chained(gcol_multimap_engine_t e) {
 
 static gcol_status_t plan_open(const gcol_multimap_config_t *cfg, gcol_mm_plan_t *p) {
   if (cfg->num_buckets) return BAD("cfg->num_buckets is %zu; GCOL_MULTIMAP_OPEN takes 0", cfg->num_buckets);
-  p->tile = p->slot_bytes == 8 ? GCOL_MM_TILE8 : GCOL_MM_TILE16;
+  p->tile = p->vb == 0 ? GCOL_SET_TILE : p->slot_bytes == 16 ? GCOL_MM_TILE16 : GCOL_MM_TILE8; /* multisets: the set's */
   size_t per_bucket = gcol_map_bucket_slots(p->tile, (size_t)p->kb, (size_t)p->vb);
   size_t want = cfg->map.capacity / per_bucket + (cfg->map.capacity % per_bucket != 0);
   if (want < 2) want = 2;
@@ -43,7 +44,7 @@ static gcol_status_t plan_chained(const gcol_multimap_config_t *cfg, gcol_mm_pla
     return BAD("cfg->map.capacity %zu: chained engines hold fewer than 2^32 - 1 pairs", cap);
   if (!nb) nb = cap < GCOL_MM_NIL / 2 ? 2 * cap : GCOL_MM_NIL - 1;
   if (nb >= GCOL_MM_NIL) return BAD("cfg->num_buckets %zu is not below 2^32 - 1", nb);
-  size_t per_chunk = p->slot_bytes == 8 ? 2 : 1;
+  size_t per_chunk = 16 / (size_t)p->slot_bytes;
   p->tile = 1;
   p->num_buckets = (uint32_t)nb;
   p->capacity = cap;
@@ -54,16 +55,17 @@ static gcol_status_t plan_chained(const gcol_multimap_config_t *cfg, gcol_mm_pla
   return GCOL_SUCCESS;
 }
 
-gcol_status_t gcol_mm_plan(const gcol_multimap_config_t *cfg, gcol_mm_plan_t *p) {
+gcol_status_t gcol_mm_plan(const gcol_multimap_config_t *cfg, int keys_only, gcol_mm_plan_t *p) {
   if (!cfg || !p) return BAD("cfg is NULL");
-  GCOL_TRY(gcol_map_config_check(&cfg->map));
+  if (keys_only) GCOL_TRY(gcol_oa_config_check(&cfg->map, 0));
+  else GCOL_TRY(gcol_map_config_check(&cfg->map));
   if (cfg->map.growable) return BAD("cfg->map.growable: growable multimaps are not built");
   gcol_mm_plan_t z = {GCOL_MULTIMAP_OPEN, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   *p = z;
   p->engine = cfg->engine;
   p->kb = (int)gcol_type_size(cfg->map.key_type);
-  p->vb = (int)gcol_type_size(cfg->map.value_type);
-  p->slot_bytes = p->kb == 4 && p->vb == 4 ? 8 : 16;
+  p->vb = keys_only ? 0 : (int)gcol_type_size(cfg->map.value_type);
+  p->slot_bytes = (int)gcol_slot_bytes((size_t)p->kb, (size_t)p->vb);
   if (cfg->engine == GCOL_MULTIMAP_OPEN) return plan_open(cfg, p);
   if (!chained(cfg->engine)) return BAD("cfg->engine %d is not a gcol_multimap_engine_t", (int)cfg->engine);
   return plan_chained(cfg, p);

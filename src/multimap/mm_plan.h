@@ -27,8 +27,8 @@ extern "C" {
 
 typedef struct {
   gcol_multimap_engine_t engine;
-  int kb, vb;              /* key and value widths in bytes */
-  int slot_bytes;          /* 8 (4-byte key and value) or 16 */
+  int kb, vb;              /* key and value widths in bytes (vb 0: keys only) */
+  int slot_bytes;          /* gcol_slot_bytes(kb, vb): 4, 8 or 16 */
   int tile;                /* open addressing: probing tile */
   uint32_t num_buckets;    /* open addressing: prime bucket count; chained: heads */
   size_t capacity;         /* pairs the multimap holds at most */
@@ -44,8 +44,9 @@ gcol_status_t gcol_multimap_config_take(const gcol_multimap_config_t *in, gcol_m
 
 /* Check a config and size its arrays; GCOL_SUCCESS or
  * GCOL_ERROR_INVALID_ARGUMENT with a message (also when an array would not
- * fit in size_t). */
-gcol_status_t gcol_mm_plan(const gcol_multimap_config_t *cfg, gcol_mm_plan_t *p);
+ * fit in size_t). keys_only: a multiset (vb 0; value_type and empty_value
+ * are ignored). */
+gcol_status_t gcol_mm_plan(const gcol_multimap_config_t *cfg, int keys_only, gcol_mm_plan_t *p);
 
 #ifdef __cplusplus
 }

@@ -4,12 +4,21 @@
 #include "map/map_object.h"
 #include "map/map_policy.h"
 
-extern "C" gcol_status_t gcol_map_set_policy_for_testing(gcol_map_t *m, int tile, int key_cas) {
-  if (!m || !gcol_map_tile_supported(tile)) return GCOL_ERROR_INVALID_ARGUMENT;
+static gcol_status_t set_policy(gcol::detail::oa_object *m, int tile, int key_cas, int lanes) {
+  if (!m || !gcol_map_tile_supported(tile) || lanes < 0 || lanes > 2 || lanes > tile) return GCOL_ERROR_INVALID_ARGUMENT;
   int old_tile = m->l.tile;
   m->l.tile = tile;
+  m->l.lanes = lanes;
   m->t.key_cas = key_cas;
   gcol_status_t st = gcol::detail::map_reset_table(m, m->last);
   if (st != GCOL_SUCCESS) m->l.tile = old_tile;
   return st;
+}
+
+extern "C" gcol_status_t gcol_map_set_policy_for_testing(gcol_map_t *m, int tile, int key_cas) {
+  return set_policy(m, tile, key_cas, 0);
+}
+
+extern "C" gcol_status_t gcol_set_set_policy_for_testing(gcol_set_t *s, int tile, int lanes) {
+  return set_policy(s, tile, 0, lanes);
 }

@@ -120,9 +120,9 @@ __device__ __forceinline__ auto with_bucket(int chunks, F f) {
 
 /* The tile that probes in the bulk forms: the caller's own when at most
  * worker_lanes wide, else its partition into tiles of that width. */
-template <int T, bool LOOKUP, class Tile>
+template <int T, bool LOOKUP, int SB = SLOT_PAIR16, class Tile>
 __device__ __forceinline__ auto worker_tile(const Tile &tile) {
-  constexpr int W = worker_lanes<T, LOOKUP>();
+  constexpr int W = worker_lanes<T, LOOKUP, SB>();
   if constexpr (Tile::num_threads() <= (unsigned)W) return tile;
   else return cooperative_groups::tiled_partition<W>(tile);
 }
@@ -209,7 +209,7 @@ class map_view {
   static_assert(sizeof(Value) == 4 || sizeof(Value) == 8, "values are 4 or 8 bytes");
 
  protected:
-  static constexpr int SB = (sizeof(Key) == 4 && sizeof(Value) == 4) ? 8 : 16; /* slot bytes */
+  static constexpr int SB = detail::slot_of<sizeof(Key), sizeof(Value)>(); /* slot kind */
   gcol_map_view_t v_;
 
  public:

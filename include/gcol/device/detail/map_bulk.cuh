@@ -19,8 +19,24 @@ namespace detail {
  * 0.8: find 19.3 -> 21.3). The insert family keeps a lane per chunk: with two
  * chunks per lane, insert at load 0.5 went 9.95 -> 9.71 G/s (at 0.8 8.18 ->
  * 8.65), and the i32 maps' 2-chunk buckets lost on every operation. */
-template <int T, bool LOOKUP>
+/* Keys-only tables (sets, multisets) take their own counts, at most T:
+ * GCOL_SET_LOOKUP_LANES for lookups, GCOL_SET_INSERT_LANES for inserts and
+ * erase. H100 sweep, 4-chunk buckets, 100M keys at load 0.5 (insert /
+ * contains / misses / erase G/s): u64 with 2 and 4 lanes 11.18/22.77/25.79/
+ * 12.02, one lane for everything 9.52/22.68/22.08/7.99; u32 11.38/23.39/
+ * 26.59/12.55 against 10.07/24.11/25.78/10.93 (bench/RESULTS.md). */
+#ifndef GCOL_SET_LOOKUP_LANES
+#define GCOL_SET_LOOKUP_LANES 2
+#endif
+#ifndef GCOL_SET_INSERT_LANES
+#define GCOL_SET_INSERT_LANES 4
+#endif
+template <int T, bool LOOKUP, int SB = SLOT_PAIR16>
 __host__ __device__ constexpr int worker_lanes() {
+  if constexpr (layout<SB>::keys_only) {
+    constexpr int W = LOOKUP ? GCOL_SET_LOOKUP_LANES : GCOL_SET_INSERT_LANES;
+    return W < T ? W : T;
+  }
   return LOOKUP && T >= 4 ? T / 2 : T;
 }
 

@@ -1,10 +1,16 @@
-/* Thread layer: how a map stores its pairs, and the probe sequence.
+/* Thread layer of every open-addressing container (map, multimap, set,
+ * multiset): how slots are laid out, and the probe sequence.
  *
- * A slot is 8 bytes when key and value are both 4 bytes (packed, so one 64-bit
- * CAS claims the pair) and 16 bytes otherwise (key word + value word, 64 bits
- * each, zero-extended; on sm_90 one 128-bit CAS claims the pair). Each lane of
- * a probing tile reads one 16-byte chunk, so a bucket is `tile` chunks:
- * 2*tile slots of 8 bytes or tile slots of 16 bytes. */
+ * A slot kind (slot_of<KB, VB>, the one home of the rule) names a layout:
+ *  - SLOT_PAIR8: 4-byte key and value packed in 8 bytes (one 64-bit CAS
+ *    claims the pair);
+ *  - SLOT_PAIR16: any other pair, key word + value word, 64 bits each,
+ *    zero-extended (on sm_90 one 128-bit CAS claims the pair);
+ *  - SLOT_KEY4 / SLOT_KEY8: keys only (sets, multisets; VB = 0), 4 or 8
+ *    bytes, one CAS of the slot's width.
+ * Each lane of a probing tile reads one 16-byte chunk, so a bucket is `tile`
+ * chunks: tile * 16 / bytes slots. Template parameters named SB are slot
+ * kinds; for the map's pairs the kind is the slot's bytes. */
 #ifndef GCOL_DEVICE_DETAIL_MAP_LAYOUT_CUH
 #define GCOL_DEVICE_DETAIL_MAP_LAYOUT_CUH
 
@@ -49,13 +55,26 @@ struct table_ref {
                                   key then store the value (pre-sm_90 scheme) */
 };
 
-template <int SLOT_BYTES>
+/* Slot kinds (see the top). SLOT_KEY8 is 8 bytes too; its value only tells
+ * it apart from SLOT_PAIR8. */
+enum slot_kind { SLOT_KEY4 = 4, SLOT_PAIR8 = 8, SLOT_PAIR16 = 16, SLOT_KEY8 = 0x108 };
+
+/* The slot kind of a container with KB-byte keys and VB-byte values (VB = 0:
+ * keys only). */
+template <int KB, int VB>
+__host__ __device__ constexpr int slot_of() {
+  return VB == 0 ? (KB == 4 ? SLOT_KEY4 : SLOT_KEY8) : (KB == 4 && VB == 4) ? SLOT_PAIR8 : SLOT_PAIR16;
+}
+
+template <int SLOT_KIND>
 struct layout;
 
+/* bytes: of a slot; one_word: the slot is one machine word, claimed, erased
+ * and updated with one CAS of its width; keys_only: no value. */
 template <>
-struct layout<8> {
+struct layout<SLOT_PAIR8> {
   typedef unsigned long long slot_t;
-  enum { per_chunk = 2 };
+  enum { per_chunk = 2, bytes = 8, one_word = 1, keys_only = 0 };
   static __device__ __forceinline__ uint64_t key(slot_t s) { return (uint32_t)s; }
   static __device__ __forceinline__ uint64_t value(slot_t s) { return s >> 32; }
   static __device__ __forceinline__ slot_t make(uint64_t k, uint64_t v) {
@@ -65,11 +84,11 @@ struct layout<8> {
 };
 
 template <>
-struct layout<16> {
+struct layout<SLOT_PAIR16> {
   struct __align__(16) slot_t {
     unsigned long long k, v;
   };
-  enum { per_chunk = 1 };
+  enum { per_chunk = 1, bytes = 16, one_word = 0, keys_only = 0 };
   static __device__ __forceinline__ uint64_t key(slot_t s) { return s.k; }
   static __device__ __forceinline__ uint64_t value(slot_t s) { return s.v; }
   static __device__ __forceinline__ slot_t make(uint64_t k, uint64_t v) {
@@ -80,6 +99,21 @@ struct layout<16> {
   }
   static __device__ __forceinline__ bool same(slot_t a, slot_t b) { return a.k == b.k && a.v == b.v; }
 };
+
+/* Keys only: the slot is the key; value() reads 0 and make() drops it. */
+template <class W>
+struct key_layout {
+  typedef W slot_t;
+  enum { per_chunk = 16 / sizeof(W), bytes = sizeof(W), one_word = 1, keys_only = 1 };
+  static __device__ __forceinline__ uint64_t key(slot_t s) { return s; }
+  static __device__ __forceinline__ uint64_t value(slot_t) { return 0; }
+  static __device__ __forceinline__ slot_t make(uint64_t k, uint64_t) { return (slot_t)k; }
+  static __device__ __forceinline__ bool same(slot_t a, slot_t b) { return a == b; }
+};
+template <>
+struct layout<SLOT_KEY4> : key_layout<unsigned int> {};
+template <>
+struct layout<SLOT_KEY8> : key_layout<unsigned long long> {};
 
 /* The 16 bytes one lane reads. */
 template <int SLOT_BYTES>

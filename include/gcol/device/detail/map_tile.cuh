@@ -54,8 +54,11 @@ __device__ __forceinline__ void classify(const chunk<SB> &c, uint64_t key, const
 /* c.s[j] with j known only at run time, without a local-memory array. */
 template <int SB>
 __device__ __forceinline__ typename layout<SB>::slot_t pick(const chunk<SB> &c, unsigned j) {
-  if (layout<SB>::per_chunk == 1) return c.s[0];
-  return j ? c.s[layout<SB>::per_chunk - 1] : c.s[0];
+  typename layout<SB>::slot_t s = c.s[0];
+#pragma unroll
+  for (int i = 1; i < layout<SB>::per_chunk; ++i)
+    if (j == (unsigned)i) s = c.s[i];
+  return s;
 }
 
 /* The C chunks one lane reads of a bucket. */
@@ -173,7 +176,7 @@ __device__ __forceinline__ bool tile_erase(const Tile &tile, const table_ref &t,
       if (tile.thread_rank() == (unsigned)src) {
         unsigned bit = __ffs(m) - 1;
         typename L::slot_t *p = slot_at(cp, bit);
-        if constexpr (SB == 8) {
+        if constexpr (L::one_word) {
           typename L::slot_t obs = pick(c, bit);
           ok = atomicCAS(p, obs, L::make(t.erased_key, t.empty_value)) == obs;
         } else {
@@ -199,7 +202,7 @@ __device__ __forceinline__ bool claim(typename layout<SB>::slot_t *p, typename l
                                       uint64_t key, uint64_t value, int key_cas,
                                       typename layout<SB>::slot_t *now) {
   typedef layout<SB> L;
-  if constexpr (SB == 8) {
+  if constexpr (layout<SB>::one_word) {
     *now = atomicCAS(p, obs, L::make(key, value));
     return *now == obs;
   } else {
@@ -241,7 +244,7 @@ __device__ __forceinline__ uint64_t on_present(typename layout<SB>::slot_t *p, t
                                                uint64_t key, uint64_t value, const upsert_args &a,
                                                const table_ref &t) {
   typedef layout<SB> L;
-  if constexpr (SB == 8) {
+  if constexpr (L::one_word) {
     if (a.mode == UPSERT_INSERT) return L::value(obs);
     typename L::slot_t cur = obs;
     for (;;) { /* the key half never changes here, so a CAS loop on the pair is exact */

@@ -1,0 +1,211 @@
+"""gcol.Set and gcol.Multiset: keys only (gcol_set_t, gcol_multiset_t).
+
+Self-contained: the set's config struct and C signatures are declared here
+and bound to the loaded library on first use."""
+import ctypes
+from ctypes import POINTER, c_double, c_int, c_size_t, c_uint32, c_uint64, c_void_p
+
+from . import _dtypes, _lib
+from ._container import Container
+from ._handle import non_negative, raise_unless_latched, typed
+
+
+class SetConfig(ctypes.Structure):
+    """gcol_set_config_t (GCOL_CONFIG_HEADER first)."""
+    _fields_ = [("size", c_size_t), ("magic", c_uint32), ("version", c_uint32), ("key_type", c_int),
+                ("capacity", c_size_t), ("max_load_factor", c_double), ("growable", c_int),
+                ("empty_key", c_uint64), ("erased_key", c_uint64), ("seed", c_uint64),
+                ("alloc", c_void_p), ("free", c_void_p), ("ctx", c_void_p), ("growth_factor", c_int)]
+
+
+_P, _N, _E, _SP = c_void_p, c_size_t, c_int, POINTER(c_size_t)
+_SIGNATURES = {
+    "set_config_default": (SetConfig, (_E,)),
+    "set_create": (c_int, (POINTER(c_void_p), POINTER(SetConfig), _P)),
+    "set_destroy": (None, (_P,)),
+    "set_insert": (c_int, (_P, _P, _N, _P, _P)),
+    "set_insert_and_contains": (c_int, (_P, _P, _N, _P, _P)),
+    "set_contains": (c_int, (_P, _P, _N, _P, _P)),
+    "set_erase": (c_int, (_P, _P, _N, _P, _P)),
+    "set_retrieve_all": (c_int, (_P, _P, _SP, _P)),
+    "set_size": (c_int, (_P, _SP, _P)),
+    "set_capacity": (c_int, (_P, _SP)),
+    "set_clear": (c_int, (_P, _P)),
+    "set_reserve": (c_int, (_P, _N, _P)),
+    "set_status": (c_int, (_P, _P)),
+    "multiset_create": (c_int, (POINTER(c_void_p), POINTER(SetConfig), _P)),
+    "multiset_destroy": (None, (_P,)),
+    "multiset_insert": (c_int, (_P, _P, _N, _P, _P)),
+    "multiset_count": (c_int, (_P, _P, _N, _P, _P, _P)),
+    "multiset_contains": (c_int, (_P, _P, _N, _P, _P)),
+    "multiset_retrieve": (c_int, (_P, _SP, _P, _P, _N, _P, _P, _N, _P, _P)),
+    "multiset_retrieve_all": (c_int, (_P, _P, _SP, _P)),
+    "multiset_size": (c_int, (_P, _SP, _P)),
+    "multiset_capacity": (c_int, (_P, _SP)),
+    "multiset_clear": (c_int, (_P, _P)),
+    "multiset_status": (c_int, (_P, _P)),
+}
+
+
+def _bind(f):
+    """The library's functions with the set's bound (once)."""
+    if not hasattr(f, "set_create"):
+        dll = ctypes.CDLL(f.path)
+        for name, (restype, argtypes) in _SIGNATURES.items():
+            fn = getattr(dll, "gcol_" + name)
+            fn.restype, fn.argtypes = restype, argtypes
+            setattr(f, name, fn)
+    return f
+
+
+def set_config(f, key_dtype, capacity, growable, max_load_factor, empty_key, erased_key, seed, growth_factor):
+    """(key dtype name, a filled gcol_set_config_t)."""
+    key_dtype = _dtypes.dtype_name(key_dtype)
+    cfg = f.set_config_default(_dtypes.key_type_code(key_dtype))
+    cfg.capacity = non_negative(capacity, "capacity")
+    cfg.growable = 1 if growable else 0
+    if max_load_factor is not None:
+        cfg.max_load_factor = float(max_load_factor)
+    for field, value in (("empty_key", empty_key), ("erased_key", erased_key)):
+        if value is not None:
+            setattr(cfg, field, _dtypes.to_bits(value, key_dtype))
+    if seed is not None:
+        cfg.seed = non_negative(seed, "seed") & (2**64 - 1)
+    if growth_factor is not None:
+        cfg.growth_factor = int(growth_factor)
+    return key_dtype, cfg
+
+
+class _Keys(Container):
+    """What Set and Multiset share: keys only, so retrieve_all gives one array."""
+
+    value_dtype = None
+
+    def __repr__(self):
+        state = "closed" if self._h is None else "capacity %d" % self.capacity
+        return "gcol.%s(%s, %s)" % (type(self).__name__, self.key_dtype, state)
+
+    @property
+    def empty_key(self):
+        return _dtypes.from_bits(self._cfg.empty_key, self.key_dtype)
+
+    @property
+    def erased_key(self):
+        return _dtypes.from_bits(self._cfg.erased_key, self.key_dtype)
+
+    def _keys(self, keys, stream):
+        k = typed(keys, self.key_dtype, "keys")
+        return k, self._stream(stream, k)
+
+    def _flags(self, name, keys, out, stream):
+        k, s = self._keys(keys, stream)
+        if out is None:
+            out = k.lib.empty(k.shape, "bool", k)
+        self._check(self._c(name)(self._handle(), k.ptr, k.n, typed(out, "bool", "out", k.n).ptr, s))
+        return out
+
+    def retrieve_all(self, like=None, stream=None):
+        """Every stored key, in no particular order, as an array of like's
+        library (default: that of the last input). Waits for the stream."""
+        lib = self._output_library(like)
+        s = self._own_stream(stream)
+        size = ctypes.c_size_t()
+        size_status = raise_unless_latched(self._c("size")(self._handle(), ctypes.byref(size), s))
+        keys = lib.empty((max(size.value, 1),), self.key_dtype, None)
+        got = ctypes.c_size_t()
+        status = self._c("retrieve_all")(self._handle(), typed(keys, self.key_dtype, "keys").ptr, ctypes.byref(got), s)
+        result = keys[:got.value]
+        self._synced(status or size_status, result)
+        return result
+
+
+class Set(_Keys):
+    """A GPU hash set of key_dtype (32/64-bit integers) on gcol_set_t: a Map
+    without values (half its bytes), with Map's sentinels, growth, streams and
+    errors. len(), size(), retrieve_all() and status() wait for the stream."""
+
+    _destroy_name, _prefix = "set_destroy", "set_"
+
+    def __init__(self, key_dtype, capacity, growable=False, max_load_factor=None, empty_key=None,
+                 erased_key=None, seed=None, stream=None, growth_factor=None):
+        super().__init__()
+        self._f = _bind(self._f)
+        self.key_dtype, self._cfg = set_config(self._f, key_dtype, capacity, growable, max_load_factor, empty_key,
+                                               erased_key, seed, growth_factor)
+        self._create(self._cfg, stream)
+
+    @property
+    def growable(self):
+        return bool(self._cfg.growable)
+
+    def insert(self, keys, stream=None):
+        """Insert keys (duplicates and present keys are kept once)."""
+        k, s = self._keys(keys, stream)
+        self._check(self._f.set_insert(self._handle(), k.ptr, k.n, None, s))
+
+    def insert_and_contains(self, keys, out=None, stream=None):
+        """Insert; a bool array: which inputs added their key (one per new key)."""
+        return self._flags("insert_and_contains", keys, out, stream)
+
+    def contains(self, keys, out=None, stream=None):
+        """A bool array: which keys are in the set."""
+        return self._flags("contains", keys, out, stream)
+
+    def erase(self, keys, stream=None):
+        """Remove keys (absent ones are ignored)."""
+        k, s = self._keys(keys, stream)
+        self._check(self._f.set_erase(self._handle(), k.ptr, k.n, None, s))
+
+    def reserve(self, capacity, stream=None):
+        """Room for capacity keys (a fixed set raises FullError if it has fewer slots)."""
+        self._check(self._f.set_reserve(self._handle(), non_negative(capacity, "capacity"), self._own_stream(stream)))
+
+
+class Multiset(_Keys):
+    """A GPU multiset of key_dtype on gcol_multiset_t: every inserted key kept,
+    duplicates included (fixed capacity). count(), retrieve(), len(),
+    retrieve_all() and status() wait for the stream."""
+
+    _destroy_name, _prefix = "multiset_destroy", "multiset_"
+
+    def __init__(self, key_dtype, capacity, max_load_factor=None, empty_key=None, erased_key=None, seed=None,
+                 stream=None):
+        super().__init__()
+        self._f = _bind(self._f)
+        self.key_dtype, self._cfg = set_config(self._f, key_dtype, capacity, False, max_load_factor, empty_key,
+                                               erased_key, seed, None)
+        self._create(self._cfg, stream)
+
+    def insert(self, keys, stream=None):
+        """Insert keys, every copy kept."""
+        k, s = self._keys(keys, stream)
+        self._check(self._f.multiset_insert(self._handle(), k.ptr, k.n, None, s))
+
+    def count(self, keys, stream=None):
+        """Per query key, how many copies are stored (an int64 array)."""
+        k, s = self._keys(keys, stream)
+        counts = k.lib.empty(k.shape, "int64", k)
+        self._check(self._f.multiset_count(self._handle(), k.ptr, k.n, typed(counts, "int64", "out").ptr, None, s))
+        return counts
+
+    def contains(self, keys, out=None, stream=None):
+        """A bool array: which keys have at least one copy."""
+        return self._flags("contains", keys, out, stream)
+
+    def retrieve(self, keys, stream=None):
+        """query_index of every stored copy of every query key (no particular
+        order): match j is a copy of keys[query_index[j]]. Waits for the stream."""
+        k, s = self._keys(keys, stream)
+        h = self._handle()
+        total = k.lib.empty((1,), "int64", k)
+        total_ptr = typed(total, "int64", "total").ptr
+        self._check(self._f.multiset_count(h, k.ptr, k.n, None, total_ptr, s))
+        self._check(self._f.multiset_status(h, s))  # waits: total is readable
+        n = int(total[0])
+        query = k.lib.empty((max(n, 1),), "int64", k)
+        temp_bytes = ctypes.c_size_t()
+        args = [h, k.ptr, k.n, None, typed(query, "int64", "query").ptr, n, total_ptr, s]
+        self._check(self._f.multiset_retrieve(None, ctypes.byref(temp_bytes), *args))
+        temp = k.lib.empty((temp_bytes.value,), "bool", k)
+        self._check(self._f.multiset_retrieve(typed(temp, "bool", "temp").ptr, ctypes.byref(temp_bytes), *args))
+        return query[:n]
