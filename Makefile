@@ -47,6 +47,9 @@ LIB_CU  := src/map/map.cu src/map/map_table.cu src/map/map_grow.cu
 LIB_CU  += src/sssp/graph.cu
 LIB_CU  += src/compact/select_stable.cu src/compact/reduce.cu src/compact/scan.cu
 LIB_CU  += src/multimap/multimap.cu
+# sketches (issue 24): the Bloom filter and HyperLogLog
+LIB_C   += src/bloom/bloom_math.c src/hll/hll_estimate.c
+LIB_CU  += src/bloom/bloom.cu src/hll/hll.cu
 # Sources compiled twice: shipped (only the kernel variants the policy rows
 # select, no test hooks) and, with -DGCOL_TESTING, for tests and benchmarks
 # (every variant the sweeps need, the solver's hooks) in libgcol_testing.a.
@@ -176,6 +179,7 @@ BENCHES  += $(BUILD)/bench/bench_compact
 BENCHES  += $(BUILD)/bench/bench_map_growable
 BENCHES  += $(BUILD)/bench/bench_multimap
 BENCHES  += $(BUILD)/bench/bench_map_device
+BENCHES  += $(BUILD)/bench/bench_sketch
 # bench_compact also times cub::DeviceSelect::Flagged called directly
 $(BUILD)/bench/bench_compact: $(BUILD)/bench/bench_compact_cub.o
 
@@ -202,6 +206,7 @@ bench: $(BENCHES) $(BENCH_DIST)
 	$(BUILD)/bench/bench_compact
 	$(BUILD)/bench/bench_multimap
 	$(BUILD)/bench/bench_map_device
+	$(BUILD)/bench/bench_sketch
 	$(BENCH_DIST)
 
 bench-python: all

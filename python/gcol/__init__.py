@@ -14,6 +14,7 @@ from ._errors import (CudaError, FullError, GcolError, InvalidArgumentError, Lib
 from ._map import ADD, MAX, MIN, Map, Op
 from ._multimap import Multimap
 from ._sssp import Graph, shortest_paths
+from ._sketch import BloomFilter, HyperLogLog, approx_distinct  # noqa: F401 (issue 24)
 from ._version import __version__
 
 
