@@ -14,6 +14,7 @@
 #include "bench_common.h"
 #include "gcol/gcol.h"
 #include "sketch_ref.h"
+#include "bloom/bloom_internal.h"
 
 #define REPS 5
 static bench_gpu_t gpu;
@@ -44,6 +45,31 @@ typedef struct {
   double cuco_add, cuco_contains, cuco_fpr;
 } bloom_row_t;
 
+static char sweeps[3][256];
+static int num_sweeps;
+
+/* Median ms of an add of n keys into the cleared filter (it holds them after). */
+static double time_add(gcol_bloom_t *b, const uint64_t *keys, size_t n) {
+  double ms[REPS];
+  for (int i = 0; i < REPS; ++i) {
+    bench_ok(gcol_bloom_clear(b, stream), "clear");
+    bench_timer_start(&timer, stream);
+    bench_ok(gcol_bloom_add(b, keys, n, stream), "add");
+    ms[i] = bench_timer_stop_ms(&timer, stream);
+  }
+  return bench_median(ms, REPS);
+}
+
+static double time_contains(gcol_bloom_t *b, const uint64_t *keys, size_t n, uint8_t *out) {
+  double ms[REPS];
+  for (int i = 0; i < REPS; ++i) {
+    bench_timer_start(&timer, stream);
+    bench_ok(gcol_bloom_contains(b, keys, n, out, stream), "contains");
+    ms[i] = bench_timer_stop_ms(&timer, stream);
+  }
+  return bench_median(ms, REPS);
+}
+
 static void bench_bloom(const bloom_row_t *r) {
   size_t distinct = (size_t)((double)r->bytes * 8 / 10.5), n_add = distinct > 100000000 ? distinct : 100000000;
   size_t n_q = 100000000, n_fpr = 10000000;
@@ -56,26 +82,26 @@ static void bench_bloom(const bloom_row_t *r) {
   BENCH_CUDA(cudaMalloc((void **)&miss, n_fpr * 8));
   BENCH_CUDA(cudaMalloc((void **)&out, n_q));
   BENCH_CUDA(sketch_fill_keys(miss, n_fpr, 8, (uint64_t)1 << 40, stream)); /* indices never added */
-  double ms_add[REPS], ms_q[REPS];
-  for (int i = 0; i < REPS; ++i) {
-    bench_ok(gcol_bloom_clear(b, stream), "clear");
-    bench_timer_start(&timer, stream);
-    bench_ok(gcol_bloom_add(b, keys, n_add, stream), "add");
-    ms_add[i] = bench_timer_stop_ms(&timer, stream);
+  /* the tile sweep first (threads per key of the bulk kernels), then the policy's */
+  gcol_bloom_policy_t policy = gcol_bloom_policy;
+  double sweep[2][3];
+  for (int t = 0; t < 3; ++t) {
+    gcol_bloom_policy.add_tile = gcol_bloom_policy.contains_tile = 1 << t;
+    sweep[0][t] = time_add(b, keys, n_add);
+    sweep[1][t] = time_contains(b, keys, n_q, out);
   }
-  for (int i = 0; i < REPS; ++i) {
-    bench_timer_start(&timer, stream);
-    bench_ok(gcol_bloom_contains(b, keys, n_q, out, stream), "contains");
-    ms_q[i] = bench_timer_stop_ms(&timer, stream);
-  }
+  gcol_bloom_policy = policy;
+  snprintf(sweeps[num_sweeps++], sizeof sweeps[0], "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |", r->label,
+           n_add / sweep[0][0] / 1e6, n_add / sweep[0][1] / 1e6, n_add / sweep[0][2] / 1e6, n_q / sweep[1][0] / 1e6,
+           n_q / sweep[1][1] / 1e6, n_q / sweep[1][2] / 1e6);
+  double ms_add = time_add(b, keys, n_add), ms_q = time_contains(b, keys, n_q, out);
   bench_ok(gcol_bloom_contains(b, miss, n_fpr, out, stream), "contains (never added)");
   BENCH_CUDA(cudaMemcpy(h, out, n_fpr, cudaMemcpyDeviceToHost));
   size_t pos = 0;
   for (size_t i = 0; i < n_fpr; ++i) pos += h[i];
   double formula = 0, measured = (double)pos / (double)n_fpr;
   bench_ok(gcol_bloom_expected_fpr(r->bytes, distinct, &formula), "expected_fpr");
-  double add = (double)n_add / (bench_median(ms_add, REPS) * 1e-3) / 1e9;
-  double q = (double)n_q / (bench_median(ms_q, REPS) * 1e-3) / 1e9;
+  double add = (double)n_add / (ms_add * 1e-3) / 1e9, q = (double)n_q / (ms_q * 1e-3) / 1e9;
   double t_add = 1.2 * r->cuco_add * scale(), t_q = 1.1 * r->cuco_contains * scale();
   double t_fpr = r->cuco_fpr / 3 < 1.25 * formula ? r->cuco_fpr / 3 : 1.25 * formula;
   printf("| %s | %.2f | %.2f | %.2f %s | %.2f | %.2f %s | %.3f%% | %.3f%% | %.2f | %.2f%% %s |\n", r->label,
@@ -157,6 +183,11 @@ int main(void) {
          "measured/formula | FPR target |\n|---|---|---|---|---|---|---|---|---|---|\n");
   for (int i = 0; i < 3; ++i)
     if (rows[i].bytes <= max_bloom) bench_bloom(&rows[i]);
+
+  printf("\nBloom tile sweep (threads per key of the bulk kernels; G keys/s; policy: add %d, contains %d)\n"
+         "| filter | add 1 | add 2 | add 4 | contains 1 | contains 2 | contains 4 |\n|---|---|---|---|---|---|---|\n",
+         gcol_bloom_policy.add_tile, gcol_bloom_policy.contains_tile);
+  for (int i = 0; i < num_sweeps; ++i) printf("%s\n", sweeps[i]);
 
   size_t n = bench_size("GCOL_BENCH_HLL_N", 1000000000);
   uint64_t *items = NULL;

@@ -24,6 +24,10 @@ struct gcol_bloom {
 using gcol::detail::api_scope;
 using gcol::detail::grid_fill;
 
+/* Tiles of 4 for add: the four ORs of a key leave a warp as one request to
+ * its 32-byte block instead of four (H100, bench/RESULTS.md). */
+extern "C" gcol_bloom_policy_t gcol_bloom_policy = {4, 1};
+
 namespace {
 
 constexpr int kBlock = 256;
@@ -44,9 +48,20 @@ gcol_status_t check_keys(const gcol_bloom *b, const void *keys, size_t n, const 
   return gcol_check_dptrs(a, out ? 2 : 1);
 }
 
+template <int T>
+struct tile_c {
+  static constexpr int value = T;
+};
+
+/* f(key, tile) with the key type and the tile size as types. */
 template <class F>
-cudaError_t with_key(const gcol_bloom *b, F f) {
-  return b->v.key_bytes == 4 ? f(uint32_t()) : f(uint64_t());
+cudaError_t with_key_tile(const gcol_bloom *b, int tile, F f) {
+  auto by_tile = [&](auto key) {
+    if (tile == 4) return f(key, tile_c<4>());
+    if (tile == 2) return f(key, tile_c<2>());
+    return f(key, tile_c<1>());
+  };
+  return b->v.key_bytes == 4 ? by_tile(uint32_t()) : by_tile(uint64_t());
 }
 
 /* Merge and intersect: same shape and seed, else a refusal. */
@@ -122,10 +137,11 @@ gcol_status_t gcol_bloom_add(gcol_bloom_t *b, const void *d_keys, size_t n, cuda
   GCOL_TRY(check_keys(b, d_keys, n, NULL));
   b->last = s;
   if (n == 0) return GCOL_SUCCESS;
-  return gcol_from_cuda(with_key(b, [&](auto key) {
+  return gcol_from_cuda(with_key_tile(b, gcol_bloom_policy.add_tile, [&](auto key, auto tile) {
     using K = decltype(key);
-    auto k = gcol::detail::bloom_add_kernel<K>;
-    k<<<grid_fill(k, kBlock, b->num_sms, n), kBlock, 0, s>>>(b->v, (const K *)d_keys, n);
+    constexpr int T = decltype(tile)::value;
+    auto k = gcol::detail::bloom_add_kernel<K, T>;
+    k<<<grid_fill(k, kBlock, b->num_sms, n * T), kBlock, 0, s>>>(b->v, (const K *)d_keys, n);
     return cudaGetLastError();
   }));
 }
@@ -137,10 +153,11 @@ gcol_status_t gcol_bloom_contains(const gcol_bloom_t *b, const void *d_keys, siz
   if (n && !d_found_out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "d_found_out is NULL (%zu keys)", n);
   GCOL_TRY(check_keys(b, d_keys, n, d_found_out));
   if (n == 0) return GCOL_SUCCESS;
-  return gcol_from_cuda(with_key(b, [&](auto key) {
+  return gcol_from_cuda(with_key_tile(b, gcol_bloom_policy.contains_tile, [&](auto key, auto tile) {
     using K = decltype(key);
-    auto k = gcol::detail::bloom_contains_kernel<K>;
-    k<<<grid_fill(k, kBlock, b->num_sms, n), kBlock, 0, s>>>(b->v, (const K *)d_keys, n, d_found_out);
+    constexpr int T = decltype(tile)::value;
+    auto k = gcol::detail::bloom_contains_kernel<K, T>;
+    k<<<grid_fill(k, kBlock, b->num_sms, n * T), kBlock, 0, s>>>(b->v, (const K *)d_keys, n, d_found_out);
     return cudaGetLastError();
   }));
 }

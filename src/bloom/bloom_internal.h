@@ -15,6 +15,13 @@ extern "C" {
 /* the size of gcol_bloom_config_t in gcol 1.0 */
 #define GCOL_BLOOM_CONFIG_SIZE_1_0 sizeof(gcol_bloom_config_t)
 
+/* Threads per key of the bulk kernels (1, 2 or 4; bloom.cu). A variable so
+ * that the benchmark can sweep it; the library never changes it. */
+typedef struct {
+  int add_tile, contains_tile;
+} gcol_bloom_policy_t;
+extern gcol_bloom_policy_t gcol_bloom_policy;
+
 /* FPR of num_blocks blocks holding n distinct keys (gcol.h's formula). */
 double gcol_bloom_fpr_blocks(uint64_t num_blocks, uint64_t n);
 

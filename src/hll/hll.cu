@@ -35,23 +35,43 @@ gcol_status_t check_hll(const gcol_hll *h, const char *what) {
   return GCOL_SUCCESS;
 }
 
-template <int F, int W, int CANON, class T>
-cudaError_t launch_add(const gcol_hll *h, const void *items, size_t n, cudaStream_t s) {
-  auto k = gcol::detail::hll_add_kernel<F, W, CANON, T>;
-  size_t smem = gcol::detail::hll_smem<F, W>::words(h->v.precision) * sizeof(uint32_t);
+template <int P, class T>
+cudaError_t launch_add(const gcol_hll *h, const void *items, size_t n, int canon, cudaStream_t s) {
+  auto k = gcol::detail::hll_add_kernel<P, T>;
+  size_t smem = gcol::detail::hll_smem<P>::words * sizeof(uint32_t);
   cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e != cudaSuccess) return e;
-  size_t threads = (n + gcol::detail::kHllUnroll - 1) / gcol::detail::kHllUnroll;
+  size_t threads = (n + gcol::detail::kHllItems - 1) / gcol::detail::kHllItems;
   unsigned grid = grid_fill(k, gcol::detail::kHllBlock, h->num_sms, threads, smem);
-  k<<<grid, gcol::detail::kHllBlock, smem, s>>>(h->v, (const T *)items, n);
+  k<<<grid, gcol::detail::kHllBlock, smem, s>>>(h->v, (const T *)items, n, canon);
   return cudaGetLastError();
 }
 
-/* The kernel for the sketch's shared-memory layout and the item's hashing. */
-template <int CANON, class T>
-cudaError_t add_typed(const gcol_hll *h, const void *items, size_t n, cudaStream_t s) {
-  if (h->v.precision <= 17) return launch_add<4, 8, CANON, T>(h, items, n, s);
-  return launch_add<5, 6, CANON, T>(h, items, n, s);
+template <int P>
+struct precision_c {
+  static constexpr int value = P;
+};
+
+/* f(precision_c<P>()) for the sketch's precision (4..18). */
+template <class F>
+cudaError_t with_precision(int p, F f) {
+  switch (p) {
+    case 4: return f(precision_c<4>());
+    case 5: return f(precision_c<5>());
+    case 6: return f(precision_c<6>());
+    case 7: return f(precision_c<7>());
+    case 8: return f(precision_c<8>());
+    case 9: return f(precision_c<9>());
+    case 10: return f(precision_c<10>());
+    case 11: return f(precision_c<11>());
+    case 12: return f(precision_c<12>());
+    case 13: return f(precision_c<13>());
+    case 14: return f(precision_c<14>());
+    case 15: return f(precision_c<15>());
+    case 16: return f(precision_c<16>());
+    case 17: return f(precision_c<17>());
+    default: return f(precision_c<18>());
+  }
 }
 
 /* Checks common to add and add_raw; then the launch. */
@@ -61,11 +81,10 @@ gcol_status_t add_items(gcol_hll *h, const void *items, size_t n, size_t bytes, 
   GCOL_TRY(gcol_check_dptrs(a, 1));
   h->last = s;
   if (n == 0) return GCOL_SUCCESS;
-  cudaError_t e;
-  if (canon == 1) e = add_typed<1, uint32_t>(h, items, n, s);
-  else if (canon == 2) e = add_typed<2, uint64_t>(h, items, n, s);
-  else if (bytes == 4) e = add_typed<0, uint32_t>(h, items, n, s);
-  else e = add_typed<0, uint64_t>(h, items, n, s);
+  cudaError_t e = with_precision(h->v.precision, [&](auto pc) {
+    constexpr int P = decltype(pc)::value;
+    return bytes == 4 ? launch_add<P, uint32_t>(h, items, n, canon, s) : launch_add<P, uint64_t>(h, items, n, canon, s);
+  });
   return gcol_from_cuda(e);
 }
 
