@@ -18,8 +18,14 @@ fi
 echo "build: $(( $(date +%s) - t0 )) s"
 t0=$(date +%s)
 timeout 200 build/gcol_tests "$filter" >"$out/tests.log" 2>&1
-echo "tests rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$out/tests.log")"
+echo "tests ($filter) rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$out/tests.log")"
 grep -E "^FAIL|CHECK|formula|error" "$out/tests.log" | head -20
+if [ -n "${FULL_SUITE:-}" ]; then
+  t0=$(date +%s)
+  timeout 200 build/gcol_tests >"$out/tests-all.log" 2>&1
+  echo "whole suite rc=$? ($(( $(date +%s) - t0 )) s): $(tail -1 "$out/tests-all.log")"
+  grep -E "^FAIL" "$out/tests-all.log" | head
+fi
 t0=$(date +%s)
 GCOL_TEST_MAX_N=20000 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 99 build/gcol_tests "$filter" \
   >"$out/memcheck.log" 2>&1

@@ -141,7 +141,7 @@ gcol_status_t gcol_bloom_add(gcol_bloom_t *b, const void *d_keys, size_t n, cuda
     using K = decltype(key);
     constexpr int T = decltype(tile)::value;
     auto k = gcol::detail::bloom_add_kernel<K, T>;
-    k<<<grid_fill(k, kBlock, b->num_sms, n * T), kBlock, 0, s>>>(b->v, (const K *)d_keys, n);
+    k<<<grid_fill(k, kBlock, b->num_sms, n), kBlock, 0, s>>>(b->v, (const K *)d_keys, n);
     return cudaGetLastError();
   }));
 }
@@ -157,7 +157,8 @@ gcol_status_t gcol_bloom_contains(const gcol_bloom_t *b, const void *d_keys, siz
     using K = decltype(key);
     constexpr int T = decltype(tile)::value;
     auto k = gcol::detail::bloom_contains_kernel<K, T>;
-    k<<<grid_fill(k, kBlock, b->num_sms, n * T), kBlock, 0, s>>>(b->v, (const K *)d_keys, n, d_found_out);
+    size_t threads = T == 1 ? (n + gcol::detail::kBloomContainsUnroll - 1) / gcol::detail::kBloomContainsUnroll : n * T;
+    k<<<grid_fill(k, kBlock, b->num_sms, threads), kBlock, 0, s>>>(b->v, (const K *)d_keys, n, d_found_out);
     return cudaGetLastError();
   }));
 }

@@ -1,6 +1,6 @@
-/* The Bloom filter's bulk kernels: grid-stride loops over the tile
- * operations of include/gcol/device/bloom.cuh, one key per tile of T lanes
- * (T from bloom.cu's policy). */
+/* The Bloom filter's bulk kernels: grid-stride loops over the operations of
+ * include/gcol/device/bloom.cuh with T lanes per key (T from bloom.cu's
+ * policy). */
 #ifndef GCOL_SRC_BLOOM_BLOOM_KERNELS_CUH
 #define GCOL_SRC_BLOOM_BLOOM_KERNELS_CUH
 
@@ -9,19 +9,59 @@
 namespace gcol {
 namespace detail {
 
-/* One key per tile of T threads (1, 2 or 4), grid-stride. */
+/* Keys per thread and step of the per-thread contains: its loads (key, then
+ * block) are then in flight together. */
+constexpr int kBloomContainsUnroll = 4;
+
+/* Add, one key per tile of T threads (1, 2 or 4): each lane loads and
+ * hashes its own key (coalesced), then the tile walks its T keys, each
+ * broadcast by shuffle, and lane r ORs words [r * 4/T, (r+1) * 4/T) of it:
+ * with T = 4 a warp sends one request per key's 32-byte block. */
 template <class K, int T>
 __global__ void bloom_add_kernel(gcol_bloom_view_t v, const K *__restrict__ keys, size_t n) {
+  constexpr int W = 4 / T;
   bloom_ref<K> f(v);
   auto tile = cooperative_groups::tiled_partition<T>(cooperative_groups::this_thread_block());
-  size_t stride = (size_t)gridDim.x * blockDim.x / T;
-  for (size_t i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / T; i < n; i += stride) f.add(tile, keys[i]);
+  const unsigned r = tile.thread_rank();
+  const size_t stride = (size_t)gridDim.x * blockDim.x;
+  for (size_t base = (size_t)blockIdx.x * blockDim.x + threadIdx.x - r; base < n; base += stride) {
+    bloom_pattern p{0, 0};
+    if (base + r < n) p = f.pattern(keys[base + r]);
+#pragma unroll
+    for (int j = 0; j < T; ++j) {
+      bloom_pattern q{tile.shfl(p.block, j), tile.shfl(p.h2, j)};
+      if (base + j >= n) break;
+      unsigned long long *w = reinterpret_cast<unsigned long long *>(v.words + 4 * q.block) + r * W;
+#pragma unroll
+      for (int k = 0; k < W; ++k) atomicOr(w + k, (unsigned long long)q.mask((int)(r * W) + k));
+    }
+  }
 }
 
+/* Contains: T = 1 per thread, kBloomContainsUnroll keys a step (answers
+ * kept in registers until all blocks are read: a byte store may alias the
+ * filter, so stores in between would serialize the loads); T = 2 or 4, one
+ * key per tile through the device API's tile form. */
 template <class K, int T>
 __global__ void bloom_contains_kernel(gcol_bloom_view_t v, const K *__restrict__ keys, size_t n,
                                       uint8_t *__restrict__ out) {
   bloom_ref<K> f(v);
+  if (T == 1) {
+    constexpr int U = kBloomContainsUnroll;
+    const size_t threads = (size_t)gridDim.x * blockDim.x;
+    for (size_t base = (size_t)blockIdx.x * blockDim.x + threadIdx.x; base < n; base += threads * U) {
+      K k[U];
+      bool hit[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) k[u] = base + u * threads < n ? keys[base + u * threads] : K(0);
+#pragma unroll
+      for (int u = 0; u < U; ++u) hit[u] = base + u * threads < n && f.contains(k[u]);
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        if (base + u * threads < n) out[base + u * threads] = hit[u];
+    }
+    return;
+  }
   auto tile = cooperative_groups::tiled_partition<T>(cooperative_groups::this_thread_block());
   size_t stride = (size_t)gridDim.x * blockDim.x / T;
   for (size_t i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / T; i < n; i += stride) {

@@ -35,15 +35,15 @@ gcol_status_t check_hll(const gcol_hll *h, const char *what) {
   return GCOL_SUCCESS;
 }
 
-template <int P, class T>
-cudaError_t launch_add(const gcol_hll *h, const void *items, size_t n, int canon, cudaStream_t s) {
-  auto k = gcol::detail::hll_add_kernel<P, T>;
+template <int P, int CANON, class T>
+cudaError_t launch_add(const gcol_hll *h, const void *items, size_t n, cudaStream_t s) {
+  auto k = gcol::detail::hll_add_kernel<P, CANON, T>;
   size_t smem = gcol::detail::hll_smem<P>::words * sizeof(uint32_t);
   cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e != cudaSuccess) return e;
-  size_t threads = (n + gcol::detail::kHllItems - 1) / gcol::detail::kHllItems;
+  size_t threads = (n + gcol::detail::kHllUnroll - 1) / gcol::detail::kHllUnroll;
   unsigned grid = grid_fill(k, gcol::detail::kHllBlock, h->num_sms, threads, smem);
-  k<<<grid, gcol::detail::kHllBlock, smem, s>>>(h->v, (const T *)items, n, canon);
+  k<<<grid, gcol::detail::kHllBlock, smem, s>>>(h->v, (const T *)items, n);
   return cudaGetLastError();
 }
 
@@ -83,7 +83,9 @@ gcol_status_t add_items(gcol_hll *h, const void *items, size_t n, size_t bytes, 
   if (n == 0) return GCOL_SUCCESS;
   cudaError_t e = with_precision(h->v.precision, [&](auto pc) {
     constexpr int P = decltype(pc)::value;
-    return bytes == 4 ? launch_add<P, uint32_t>(h, items, n, canon, s) : launch_add<P, uint64_t>(h, items, n, canon, s);
+    if (canon == 1) return launch_add<P, 1, uint32_t>(h, items, n, s);
+    if (canon == 2) return launch_add<P, 2, uint64_t>(h, items, n, s);
+    return bytes == 4 ? launch_add<P, 0, uint32_t>(h, items, n, s) : launch_add<P, 0, uint64_t>(h, items, n, s);
   });
   return gcol_from_cuda(e);
 }

@@ -1,20 +1,24 @@
 /* The HyperLogLog bulk kernels. Each block keeps its own copy of the
  * registers in shared memory, fed by its share of the input, and merges it
- * into the global registers at the end (a read of each, an atomicMax only
- * where the block's is larger), so the input is read at memory speed and
- * global atomics are m per block, not one per item.
+ * into the global registers at the end, so the input is read at memory
+ * speed and global atomics are at most m per block, not one per item.
  *
  * Shared registers are packed F to a 32-bit word, W bits each: bytes (4 x 8)
  * up to precision 17 (128 KiB), 6-bit fields (5 x 6) at precision 18 (2^18
  * bytes would be 256 KiB, past the SM's 227 KiB; 5 x 6 bits take 205 KiB).
- * A thread hashes 8 items, reads their 8 registers, and only where an item's
- * rank is larger raises the register with a compare-and-swap loop on its
- * word: after the first few items per register, most items only read. A
- * read may be stale (another thread raised the register since): registers
- * only grow, so a stale value is never too large, and the CAS loop works
- * from the word it finds. The precision is a template parameter: the hash
- * bits are then split with constant shifts (the kernel is bound by integer
- * instructions, not by the input read). */
+ * An item reads its register's word and only when its rank is larger raises
+ * it with a compare-and-swap loop: after the first few items per register,
+ * most items only read. The precision is a template parameter, so the hash
+ * is split with constant shifts (the kernel is bound by integer
+ * instructions, not by the input read).
+ *
+ * The merge: block b walks the registers from its own offset (b * m / grid),
+ * reading each global register first and using atomicMax only where its own
+ * is larger. Blocks finish together; walking in the same order, each would
+ * find every global register still low and all would take the atomic (m x
+ * blocks atomics, 35M at precision 18: H100, 2026-11-24, about a third of
+ * the time at p >= 16). Staggered, a register meets the blocks one after
+ * another and only the few blocks holding a new maximum write it. */
 #ifndef GCOL_SRC_HLL_HLL_KERNELS_CUH
 #define GCOL_SRC_HLL_HLL_KERNELS_CUH
 
@@ -25,7 +29,7 @@ namespace gcol {
 namespace detail {
 
 constexpr int kHllBlock = 1024;
-constexpr int kHllItems = 8; /* per thread and step: 2 or 4 16-byte loads */
+constexpr int kHllUnroll = 8; /* independent loads in flight per thread */
 
 template <int P>
 struct hll_smem {
@@ -34,13 +38,11 @@ struct hll_smem {
   static constexpr size_t words = ((size_t(1) << P) + F - 1) / F;
   uint32_t *w;
   __device__ __forceinline__ uint32_t get(uint32_t i) const {
-    if (F == 4) return reinterpret_cast<const uint8_t *>(w)[i];
-    return (w[i / F] >> ((i % F) * W)) & ((1u << W) - 1);
+    return (((volatile uint32_t *)w)[i / F] >> ((i % F) * W)) & ((1u << W) - 1);
   }
-  __device__ __forceinline__ void raise(uint32_t i, uint32_t rank, uint32_t seen) const {
+  __device__ __forceinline__ void raise(uint32_t i, uint32_t rank) const {
     uint32_t *word = w + i / F, sh = (i % F) * W, mask = ((1u << W) - 1) << sh;
-    if (rank <= seen) return;
-    uint32_t old = *word;
+    uint32_t old = *(volatile uint32_t *)word;
     while (((old & mask) >> sh) < rank) {
       uint32_t prev = atomicCAS(word, old, (old & ~mask) | (rank << sh));
       if (prev == old) break;
@@ -49,84 +51,48 @@ struct hll_smem {
   }
 };
 
-template <int P>
-__device__ __forceinline__ hll_slot hll_slot_p(uint64_t x, uint64_t seed, int canon, bool wide) {
-  if (canon) x = wide ? hll_canonical_f64(x) : hll_canonical_f32((uint32_t)x);
-  return hll_slot_of(x, seed, P); /* inlined: P is a constant here */
+/* The bits an item is hashed as: CANON 0 raw, 1 f32, 2 f64. */
+template <int CANON, class T>
+__device__ __forceinline__ uint64_t hll_bits(T x) {
+  if (CANON == 1) return hll_canonical_f32((uint32_t)x);
+  if (CANON == 2) return hll_canonical_f64((uint64_t)x);
+  return (uint64_t)x;
 }
 
-/* Hash, read and raise k items (their reads issued together). */
-template <int P, int K>
-__device__ __forceinline__ void hll_take(const hll_smem<P> &r, const uint64_t (&x)[K], uint64_t seed, int canon,
-                                         bool wide) {
-  hll_slot s[K];
-  uint32_t seen[K];
-#pragma unroll
-  for (int k = 0; k < K; ++k) s[k] = hll_slot_p<P>(x[k], seed, canon, wide);
-#pragma unroll
-  for (int k = 0; k < K; ++k) seen[k] = r.get(s[k].index);
-#pragma unroll
-  for (int k = 0; k < K; ++k) r.raise(s[k].index, s[k].rank, seen[k]);
+template <int P, int CANON, class T>
+__device__ __forceinline__ void hll_take(const hll_smem<P> &r, T item, uint64_t seed) {
+  hll_slot s = hll_slot_of(hll_bits<CANON>(item), seed, P); /* P constant: constant shifts */
+  r.raise(s.index, s.rank);
 }
 
-template <int P, class T>
-__device__ __forceinline__ void hll_take_one(const hll_smem<P> &r, T item, uint64_t seed, int canon) {
-  uint64_t x[1] = {(uint64_t)item};
-  hll_take<P, 1>(r, x, seed, canon, sizeof(T) == 8);
-}
-
-/* items: n of T (4 or 8 bytes), aligned to T. The body is read as 16-byte
- * vectors; the items before the first 16-byte boundary and after the last
- * are taken by block 0. canon: floats (-0.0 and NaNs made one value). */
-template <int P, class T>
-__global__ void __launch_bounds__(kHllBlock) hll_add_kernel(gcol_hll_view_t v, const T *__restrict__ items, size_t n,
-                                                             int canon) {
+template <int P, int CANON, class T>
+__global__ void __launch_bounds__(kHllBlock) hll_add_kernel(gcol_hll_view_t v, const T *__restrict__ items, size_t n) {
   extern __shared__ uint32_t smem[];
   hll_smem<P> r{smem};
   for (size_t i = threadIdx.x; i < hll_smem<P>::words; i += blockDim.x) smem[i] = 0;
   __syncthreads();
 
-  constexpr int V = 16 / sizeof(T), U = kHllItems / V; /* items per vector, vectors per step */
-  constexpr bool wide = sizeof(T) == 8;
   const uint64_t seed = v.seed;
-  size_t head = ((16 - ((uintptr_t)items & 15)) & 15) / sizeof(T);
-  if (head > n) head = n;
-  const uint4 *vec = reinterpret_cast<const uint4 *>(items + head);
-  size_t nv = (n - head) / V, tail = head + nv * V;
-  if (blockIdx.x == 0) {
-    if (threadIdx.x < head) hll_take_one<P>(r, items[threadIdx.x], seed, canon);
-    if (threadIdx.x < n - tail) hll_take_one<P>(r, items[tail + threadIdx.x], seed, canon);
-  }
-
-  const size_t chunk = (size_t)blockDim.x * U;
-  for (size_t base = (size_t)blockIdx.x * chunk; base < nv; base += (size_t)gridDim.x * chunk) {
-    const uint4 *p = vec + base + threadIdx.x;
-    if (base + chunk <= nv) {
-      uint4 q[U];
+  const size_t chunk = (size_t)blockDim.x * kHllUnroll;
+  for (size_t base = (size_t)blockIdx.x * chunk; base < n; base += (size_t)gridDim.x * chunk) {
+    if (base + chunk <= n) {
+      T x[kHllUnroll];
 #pragma unroll
-      for (int u = 0; u < U; ++u) q[u] = __ldcs(p + u * blockDim.x);
-      uint64_t x[kHllItems];
+      for (int k = 0; k < kHllUnroll; ++k) x[k] = __ldcs(items + base + k * blockDim.x + threadIdx.x);
 #pragma unroll
-      for (int u = 0; u < U; ++u) {
-        if (wide) {
-          x[2 * u] = (uint64_t)q[u].y << 32 | q[u].x;
-          x[2 * u + 1] = (uint64_t)q[u].w << 32 | q[u].z;
-        } else {
-          x[4 * u] = q[u].x, x[4 * u + 1] = q[u].y, x[4 * u + 2] = q[u].z, x[4 * u + 3] = q[u].w;
-        }
-      }
-      hll_take<P, kHllItems>(r, x, seed, canon, wide);
+      for (int k = 0; k < kHllUnroll; ++k) hll_take<P, CANON>(r, x[k], seed);
     } else {
-      for (int u = 0; u < U; ++u) {
-        if (base + threadIdx.x + (size_t)u * blockDim.x >= nv) break;
-        const T *e = reinterpret_cast<const T *>(p + u * blockDim.x);
-        for (int k = 0; k < V; ++k) hll_take_one<P>(r, e[k], seed, canon);
+      for (int k = 0; k < kHllUnroll; ++k) {
+        size_t i = base + k * blockDim.x + threadIdx.x;
+        if (i < n) hll_take<P, CANON>(r, items[i], seed);
       }
     }
   }
   __syncthreads();
-  for (uint32_t i = threadIdx.x; i < (1u << P); i += blockDim.x) {
-    uint32_t rank = r.get(i);
+  constexpr uint32_t m = 1u << P;
+  uint32_t start = (uint32_t)(((uint64_t)blockIdx.x * m / gridDim.x) & ~31ull);
+  for (uint32_t j = threadIdx.x; j < m; j += blockDim.x) {
+    uint32_t i = (j + start) & (m - 1), rank = r.get(i);
     if (rank > *(volatile uint32_t *)(v.registers + i)) atomicMax(v.registers + i, rank);
   }
 }
