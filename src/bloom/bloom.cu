@@ -24,8 +24,11 @@ struct gcol_bloom {
 using gcol::detail::api_scope;
 using gcol::detail::grid_fill;
 
-/* Tiles of 4 for add: the four ORs of a key leave a warp as one request to
- * its 32-byte block instead of four (H100, bench/RESULTS.md). */
+/* Lanes per key. Add: 4, the four ORs of a key leave a warp as one request
+ * to its 32-byte block instead of four (H100, G keys/s at 1 MiB / 128 MiB /
+ * 2 GiB: 1 lane 21.4 / 10.8 / 9.4, 2 lanes 30.6 / 14.1 / 11.7, 4 lanes
+ * 56.8 / 16.5 / 12.9). Contains: 1 (86.6 / 32.8 / 27.2; 2 lanes 69.3 / 31.3 /
+ * 26.1, 4 lanes 46.4 / 30.4 / 25.3). bench/RESULTS.md, 2026-11-24. */
 extern "C" gcol_bloom_policy_t gcol_bloom_policy = {4, 1};
 
 namespace {
@@ -157,8 +160,7 @@ gcol_status_t gcol_bloom_contains(const gcol_bloom_t *b, const void *d_keys, siz
     using K = decltype(key);
     constexpr int T = decltype(tile)::value;
     auto k = gcol::detail::bloom_contains_kernel<K, T>;
-    size_t threads = T == 1 ? (n + gcol::detail::kBloomContainsUnroll - 1) / gcol::detail::kBloomContainsUnroll : n * T;
-    k<<<grid_fill(k, kBlock, b->num_sms, threads), kBlock, 0, s>>>(b->v, (const K *)d_keys, n, d_found_out);
+    k<<<grid_fill(k, kBlock, b->num_sms, n * T), kBlock, 0, s>>>(b->v, (const K *)d_keys, n, d_found_out);
     return cudaGetLastError();
   }));
 }
