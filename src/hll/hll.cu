@@ -2,7 +2,6 @@
  * to hll_kernels.cuh; the estimate and the byte format are hll_estimate.c's. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <vector>
 #include "core/api_scope.h"
 #include "core/args.h"
 #include "core/common.h"
@@ -107,8 +106,23 @@ gcol_status_t launch_max(gcol_hll *dst, const uint32_t *src, cudaStream_t s) {
 }
 
 /* The registers on the host (synchronizes s). */
-gcol_status_t read_registers(const gcol_hll *h, std::vector<uint32_t> &reg, cudaStream_t s) {
-  reg.resize(h->m);
+/* The registers on the host, malloc'd (no std::vector: its instantiations
+ * would be exported from libgcol.so, which must export the API alone). */
+struct host_registers {
+  uint32_t *p;
+  explicit host_registers(size_t m) : p((uint32_t *)malloc(m * sizeof(uint32_t))) {}
+  ~host_registers() { free(p); }
+  host_registers(const host_registers &) = delete;
+  host_registers &operator=(const host_registers &) = delete;
+  uint32_t *data() const { return p; }
+};
+
+gcol_status_t no_host_memory(const host_registers &r) {
+  return r.p ? GCOL_SUCCESS : gcol_fail(GCOL_ERROR_OUT_OF_MEMORY, "no host memory for the registers");
+}
+
+gcol_status_t read_registers(const gcol_hll *h, const host_registers &reg, cudaStream_t s) {
+  GCOL_TRY(no_host_memory(reg));
   GCOL_CUDA_TRY(cudaMemcpyAsync(reg.data(), h->v.registers, h->m * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
   GCOL_CUDA_TRY(cudaStreamSynchronize(s));
   return GCOL_SUCCESS;
@@ -116,7 +130,8 @@ gcol_status_t read_registers(const gcol_hll *h, std::vector<uint32_t> &reg, cuda
 
 gcol_status_t import_bytes(gcol_hll *h, const void *bytes, size_t len, bool merge, cudaStream_t s) {
   GCOL_TRY(check_hll(h, "hll"));
-  std::vector<uint32_t> reg(h->m);
+  host_registers reg(h->m);
+  GCOL_TRY(no_host_memory(reg));
   GCOL_TRY(gcol_hll_decode(bytes, len, h->v.precision, h->v.seed, reg.data()));
   GCOL_TRY(gcol_require_device());
   h->last = s;
@@ -209,7 +224,7 @@ gcol_status_t gcol_hll_estimate(const gcol_hll_t *h, double *out, cudaStream_t s
   GCOL_TRY(check_hll(h, "hll"));
   if (!out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "h_estimate_out is NULL");
   GCOL_TRY(gcol_require_device());
-  std::vector<uint32_t> reg;
+  host_registers reg(h->m);
   GCOL_TRY(read_registers(h, reg, s));
   *out = gcol_hll_estimate_registers(reg.data(), h->v.precision);
   return GCOL_SUCCESS;
@@ -240,7 +255,7 @@ gcol_status_t gcol_hll_export(const gcol_hll_t *h, void *bytes, size_t capacity,
     return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "capacity %zu is less than the %zu bytes of the sketch", capacity,
                      want);
   GCOL_TRY(gcol_require_device());
-  std::vector<uint32_t> reg;
+  host_registers reg(h->m);
   GCOL_TRY(read_registers(h, reg, s));
   gcol_hll_encode(reg.data(), h->v.precision, h->v.seed, (uint8_t *)bytes);
   if (len_out) *len_out = want;
