@@ -50,6 +50,9 @@ LIB_CU  += src/multimap/multimap.cu
 # the open-addressing core's host side, and the set and multiset on it
 LIB_CU  += src/map/oa_host.cu src/multimap/mm_host.cu src/set/set.cu src/set/multiset.cu
 LIB_C   += src/set/set_config.c
+# sketches (issue 24): the Bloom filter and HyperLogLog
+LIB_C   += src/bloom/bloom_math.c src/hll/hll_estimate.c
+LIB_CU  += src/bloom/bloom.cu src/hll/hll.cu
 # Sources compiled twice: shipped (only the kernel variants the policy rows
 # select, no test hooks) and, with -DGCOL_TESTING, for tests and benchmarks
 # (every variant the sweeps need, the solver's hooks) in libgcol_testing.a.
@@ -185,6 +188,7 @@ BENCHES  += $(BUILD)/bench/bench_multimap
 BENCHES  += $(BUILD)/bench/bench_map_device
 BENCHES  += $(BUILD)/bench/bench_call_overhead
 BENCHES  += $(BUILD)/bench/bench_set
+BENCHES  += $(BUILD)/bench/bench_sketch
 # bench_compact also times cub::DeviceSelect::Flagged called directly
 $(BUILD)/bench/bench_compact: $(BUILD)/bench/bench_compact_cub.o
 
@@ -213,6 +217,7 @@ bench: $(BENCHES) $(BENCH_DIST)
 	$(BUILD)/bench/bench_map_device
 	$(BUILD)/bench/bench_call_overhead
 	$(BUILD)/bench/bench_set
+	$(BUILD)/bench/bench_sketch
 	$(BENCH_DIST)
 
 bench-python: all

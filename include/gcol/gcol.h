@@ -850,6 +850,201 @@ GCOL_API gcol_status_t gcol_multiset_clear(gcol_multiset_t *ms, cudaStream_t s);
 /* Synchronizes s; returns and clears the latched error, or GCOL_SUCCESS. */
 GCOL_API gcol_status_t gcol_multiset_status(gcol_multiset_t *ms, cudaStream_t s);
 
+/* ------------------------------------------------------------------------ */
+/* Bloom filter (gcol_bloom_t)                                              */
+/* ------------------------------------------------------------------------ */
+/* A sector-blocked Bloom filter of 4- or 8-byte keys. The filter is an
+ * array of B blocks of 256 bits (one 32-byte DRAM sector = four 64-bit
+ * words). A key k sets 8 bits: with h1 = murmur3-fmix64(k ^ seed) (k
+ * zero-extended to 64 bits) its block is floor(h1 * B / 2^64), and with
+ * h2 = fmix64(h1 ^ 0x9e3779b97f4a7c15) bits 12w..12w+5 and 12w+6..12w+11 of
+ * h2 pick two bits (possibly the same one) in word w, w = 0..3. The block
+ * comes from h1's high bits and the in-block bits from h2, so the bits a key
+ * sets inside its block do not depend on which block it falls in (cuco
+ * #682's flaw), and the false-positive rate of n distinct keys is exactly
+ *     FPR(n) = sum_j Binomial(j; n, 1/B) * q(j)^4,
+ *     q(j)   = 1/64 * (1 - a^j) + 63/64 * (1 - 2 a^j + b^j),
+ *     a = (63/64)^2, b = (62/64)^2
+ * (j keys in the query's block set 2j random bits of each word; q(j) is the
+ * chance that both of a query's bits in one word are among them).
+ * gcol_bloom_expected_fpr computes it: at 10.5 bits per key 0.99%, at 8
+ * bits 3.3%, at 16 bits 0.13% (an unblocked filter with the best k: 0.64%,
+ * 2.2%, 0.05%; the block costs a little FPR for one sector per key).
+ * Adding a key again, or both a key and an equal one, changes nothing:
+ * n counts distinct keys. There are no false negatives.
+ *
+ * Keys are hashed as bits (a GCOL_I64 -1 and a GCOL_U64 0xff..ff are the same
+ * key; 4-byte keys are zero-extended); every key value is allowed (no
+ * sentinels). Calls are stream-ordered and do not synchronize the host. The
+ * filter's memory comes from cfg.allocator (cudaMallocAsync when zeroed). */
+typedef struct gcol_bloom gcol_bloom_t;
+
+typedef struct {
+  GCOL_CONFIG_HEADER
+  gcol_type_t key_type;     /* GCOL_U32, GCOL_I32, GCOL_U64 or GCOL_I64. Default GCOL_U64. */
+  size_t size_bytes;        /* the filter's size, rounded up to a multiple of 32
+                               bytes; at most 2^40 (1 TiB). 0 (default): size
+                               it from expected_keys and target_fpr. */
+  size_t expected_keys;     /* with size_bytes == 0: the smallest filter whose
+                               FPR(expected_keys) <= target_fpr. Default 0:
+                               one of the two must be set, not both. At most 2^40. */
+  double target_fpr;        /* in (1e-12, 1), default 0.01; used with expected_keys
+                               (a target the 8-bit layout cannot reach with
+                               2^40 bytes is refused). */
+  uint64_t seed;            /* hash seed; merge and intersect need equal seeds */
+  gcol_allocator_t allocator; /* zeroed: cudaMallocAsync (see gcol_allocator_t) */
+} gcol_bloom_config_t;
+
+/* Defaults: key_type (GCOL_U64 when key is not a key type: create checks),
+ * size_bytes 0, expected_keys 0, target_fpr 0.01, seed 0x9e3779b97f4a7c15. */
+GCOL_API gcol_bloom_config_t gcol_bloom_config_default(gcol_type_t key);
+
+/* The expected false-positive rate (the formula above) of a filter of
+ * size_bytes (rounded up to 32-byte blocks as create does) holding n
+ * distinct keys; writes *h_fpr_out. Host-only, needs no device.
+ * INVALID_ARGUMENT: size_bytes 0 or over 2^40, h_fpr_out NULL. */
+GCOL_API gcol_status_t gcol_bloom_expected_fpr(size_t size_bytes, size_t n, double *h_fpr_out);
+
+/* Bytes (a multiple of 32) of the smallest filter whose FPR for n keys is at
+ * most target_fpr, as create chooses them. Host-only. INVALID_ARGUMENT: n 0
+ * or over 2^40, target_fpr outside (1e-12, 1), more than 2^40 bytes needed,
+ * h_bytes_out NULL. */
+GCOL_API gcol_status_t gcol_bloom_size_for(size_t n, double target_fpr, size_t *h_bytes_out);
+
+/* Create an empty filter (all bits 0, set on s); *bloom = NULL on failure.
+ * INVALID_ARGUMENT (bad config: see the fields), OUT_OF_MEMORY, NO_DEVICE. */
+GCOL_API gcol_status_t gcol_bloom_create(gcol_bloom_t **bloom, const gcol_bloom_config_t *cfg, cudaStream_t s);
+/* Free it, stream-ordered on the stream of its last call. NULL: no-op. */
+GCOL_API void gcol_bloom_destroy(gcol_bloom_t *bloom);
+
+/* Add n keys (device, n keys of the filter's key type, aligned to the key
+ * width; NULL only when n == 0). Concurrent adds on several streams are
+ * safe (atomic OR). */
+GCOL_API gcol_status_t gcol_bloom_add(gcol_bloom_t *bloom, const void *d_keys, size_t n, cudaStream_t s);
+
+/* For each of n keys, d_found_out[i] = 1 if the key may be in the filter, 0
+ * if it certainly is not (device, n bytes, one byte per key). */
+GCOL_API gcol_status_t gcol_bloom_contains(const gcol_bloom_t *bloom, const void *d_keys, size_t n,
+                                           uint8_t *d_found_out, cudaStream_t s);
+
+/* Remove every key (all bits 0); asynchronous. */
+GCOL_API gcol_status_t gcol_bloom_clear(gcol_bloom_t *bloom, cudaStream_t s);
+
+/* dst |= src (the union: dst then answers as if it had had src's keys added
+ * too) and dst &= src (the intersection of the bit sets: every key added to
+ * both is still found; its FPR is at most the smaller of the two). Both
+ * filters must have the same number of blocks, seed and key width, else
+ * INVALID_ARGUMENT and dst is unchanged. src may be dst. Asynchronous; work
+ * on src from another stream must be ordered by the caller. */
+GCOL_API gcol_status_t gcol_bloom_merge(gcol_bloom_t *dst, const gcol_bloom_t *src, cudaStream_t s);
+GCOL_API gcol_status_t gcol_bloom_intersect(gcol_bloom_t *dst, const gcol_bloom_t *src, cudaStream_t s);
+
+/* *h_bits_out = bits of the filter (256 per block); *h_bytes_out = bytes
+ * (bits / 8). Host-side, no device work. */
+GCOL_API gcol_status_t gcol_bloom_bits(const gcol_bloom_t *bloom, size_t *h_bits_out);
+GCOL_API gcol_status_t gcol_bloom_size(const gcol_bloom_t *bloom, size_t *h_bytes_out);
+
+/* Device-side access: pass the view by value to a kernel and use it through
+ * include/gcol/device/bloom.cuh (gcol::bloom_ref<Key>: add/contains per
+ * thread and per tile). Fields are the library's business. The view lives
+ * as long as the filter. No device work, no synchronization. */
+typedef struct {
+  uint64_t *words;     /* 4 per block */
+  uint64_t num_blocks;
+  uint64_t seed;
+  int32_t key_bytes;   /* 4 or 8 */
+  int32_t reserved;
+} gcol_bloom_view_t;
+GCOL_API gcol_status_t gcol_bloom_device_view(const gcol_bloom_t *bloom, gcol_bloom_view_t *view_out);
+
+/* ------------------------------------------------------------------------ */
+/* HyperLogLog (gcol_hll_t)                                                 */
+/* ------------------------------------------------------------------------ */
+/* A HyperLogLog sketch of m = 2^precision registers (precision 4..18) that
+ * estimates the number of distinct items added. Item x (4-byte items
+ * zero-extended) is hashed with h = murmur3-fmix64(x ^ seed); its register
+ * is the top `precision` bits of h and its rank is 1 + the number of leading
+ * zeros of the remaining 64 - precision bits (at most 65 - precision), the
+ * register keeping the largest rank. The estimate is Ertl's improved
+ * estimator over the register histogram (O. Ertl, "New cardinality
+ * estimation algorithms for HyperLogLog sketches", 2017), which corrects the
+ * small-cardinality bias that HLL++ corrects with empirical tables and turns
+ * into linear counting as cardinalities go to 0; standard error about
+ * 1.04 / sqrt(m) at every cardinality. Precision 18 (256 K registers, about
+ * 0.2%) is the most the library keeps in shared memory; 4 the least the
+ * estimator is defined for.
+ *
+ * Calls are stream-ordered; estimate and export synchronize s. Memory: 4
+ * bytes per register from cfg.allocator. */
+typedef struct gcol_hll gcol_hll_t;
+
+typedef struct {
+  GCOL_CONFIG_HEADER
+  int precision;            /* 4..18, default 13 (8192 registers, 1.15%) */
+  uint64_t seed;            /* hash seed; merge and import need equal seeds */
+  gcol_allocator_t allocator; /* zeroed: cudaMallocAsync */
+} gcol_hll_config_t;
+
+GCOL_API gcol_hll_config_t gcol_hll_config_default(void);
+
+/* Create an empty sketch (registers 0, set on s); *hll = NULL on failure.
+ * INVALID_ARGUMENT (precision out of range, bad allocator), OUT_OF_MEMORY,
+ * NO_DEVICE. */
+GCOL_API gcol_status_t gcol_hll_create(gcol_hll_t **hll, const gcol_hll_config_t *cfg, cudaStream_t s);
+GCOL_API void gcol_hll_destroy(gcol_hll_t *hll);
+
+/* Add n items of type t (device, aligned to its size; NULL only when
+ * n == 0). Integers are hashed as bits (zero-extended when 4 bytes);
+ * GCOL_F32 / GCOL_F64 items are hashed as bits after -0.0 is made 0.0 and
+ * every NaN the canonical one, so equal values count once. Keep one type per
+ * sketch: a 4-byte 1 and an 8-byte 1 are the same item. */
+GCOL_API gcol_status_t gcol_hll_add(gcol_hll_t *hll, const void *d_items, size_t n, gcol_type_t t, cudaStream_t s);
+
+/* Add n raw items of item_bytes (4 or 8) each, hashed as bits. */
+GCOL_API gcol_status_t gcol_hll_add_raw(gcol_hll_t *hll, const void *d_items, size_t n, size_t item_bytes,
+                                        cudaStream_t s);
+
+/* dst's registers become max(dst, src): dst then estimates the union. Same
+ * precision and seed, else INVALID_ARGUMENT and dst unchanged. Asynchronous. */
+GCOL_API gcol_status_t gcol_hll_merge(gcol_hll_t *dst, const gcol_hll_t *src, cudaStream_t s);
+
+/* *h_estimate_out = estimated distinct items. Synchronizes s. */
+GCOL_API gcol_status_t gcol_hll_estimate(const gcol_hll_t *hll, double *h_estimate_out, cudaStream_t s);
+
+/* All registers 0; asynchronous. */
+GCOL_API gcol_status_t gcol_hll_clear(gcol_hll_t *hll, cudaStream_t s);
+
+/* The sketch as bytes, to persist it or merge it elsewhere: a 16-byte
+ * header (bytes 0-3 "GHLL", byte 4 format version 1, byte 5 the precision,
+ * bytes 6-7 zero, bytes 8-15 the seed, little-endian), then one byte per
+ * register. gcol_hll_export_size gives 16 + 2^precision (host-side).
+ * gcol_hll_export writes that many bytes to h_bytes (host memory, room for
+ * capacity bytes; INVALID_ARGUMENT if too small) and synchronizes s. */
+GCOL_API gcol_status_t gcol_hll_export_size(const gcol_hll_t *hll, size_t *h_bytes_out);
+GCOL_API gcol_status_t gcol_hll_export(const gcol_hll_t *hll, void *h_bytes, size_t capacity, size_t *h_len_out,
+                                       cudaStream_t s);
+
+/* Replace hll's registers with exported bytes (host memory, len bytes);
+ * merge them instead with gcol_hll_import_merge. Refused with
+ * INVALID_ARGUMENT, hll unchanged: a wrong length, magic, version or
+ * nonzero reserved bytes, a precision or seed other than hll's, a register
+ * above 65 - precision. Asynchronous (the bytes are copied before return). */
+GCOL_API gcol_status_t gcol_hll_import(gcol_hll_t *hll, const void *h_bytes, size_t len, cudaStream_t s);
+GCOL_API gcol_status_t gcol_hll_import_merge(gcol_hll_t *hll, const void *h_bytes, size_t len, cudaStream_t s);
+
+/* *h_precision_out, host-side. */
+GCOL_API gcol_status_t gcol_hll_precision(const gcol_hll_t *hll, int *h_precision_out);
+
+/* Device-side access (include/gcol/device/hll.cuh: gcol::hll_ref, add per
+ * thread from users' kernels). */
+typedef struct {
+  uint32_t *registers; /* 2^precision, one per uint32 */
+  uint64_t seed;
+  int32_t precision;
+  int32_t reserved;
+} gcol_hll_view_t;
+GCOL_API gcol_status_t gcol_hll_device_view(const gcol_hll_t *hll, gcol_hll_view_t *view_out);
+
 #ifdef __cplusplus
 }
 #endif

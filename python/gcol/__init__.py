@@ -23,6 +23,7 @@ from ._map import ADD, MAX, MIN, Map, Op
 from ._multimap import Multimap
 from ._set import Multiset, Set
 from ._sssp import Graph, shortest_paths
+from ._sketch import BloomFilter, HyperLogLog, approx_distinct  # noqa: F401 (issue 24)
 from ._version import __version__
 
 # ---- functions over device arrays (issue 26) ----------------------------------

@@ -1,0 +1,281 @@
+"""gcol.BloomFilter, gcol.HyperLogLog and gcol.approx_distinct: the C
+library's gcol_bloom_t and gcol_hll_t for CuPy, PyTorch and other device
+arrays.
+
+    f = gcol.BloomFilter("uint64", expected_keys=10**8, fpr=0.01)
+    f.add(keys)
+    maybe = f.contains(queries)                 # bool array, False: certainly absent
+    n = gcol.approx_distinct(column, precision=14)
+
+The C signatures of these calls are declared here (not in _lib.SIGNATURES)
+so that this module stays self-contained; they bind the same loaded library.
+"""
+import ctypes
+import struct
+from ctypes import POINTER, c_double, c_int, c_size_t, c_uint32, c_uint64, c_void_p
+
+from . import _arrays, _dtypes, _lib
+from ._errors import InvalidArgumentError
+from ._handle import Handle, non_negative, typed
+from ._lib import Allocator
+
+
+class _Header(ctypes.Structure):
+    _fields_ = [("size", c_size_t), ("magic", c_uint32), ("version", c_uint32)]
+
+
+class BloomConfig(ctypes.Structure):
+    _fields_ = [("header", _Header), ("key_type", c_int), ("size_bytes", c_size_t), ("expected_keys", c_size_t),
+                ("target_fpr", c_double), ("seed", c_uint64), ("allocator", Allocator)]
+
+
+class HllConfig(ctypes.Structure):
+    _fields_ = [("header", _Header), ("precision", c_int), ("seed", c_uint64), ("allocator", Allocator)]
+
+
+_P, _N, _E, _SP = c_void_p, c_size_t, c_int, POINTER(c_size_t)
+SIGNATURES = {
+    "bloom_config_default": (BloomConfig, (_E,)),
+    "bloom_expected_fpr": (c_int, (_N, _N, POINTER(c_double))),
+    "bloom_size_for": (c_int, (_N, c_double, _SP)),
+    "bloom_create": (c_int, (POINTER(c_void_p), POINTER(BloomConfig), _P)),
+    "bloom_destroy": (None, (_P,)),
+    "bloom_add": (c_int, (_P, _P, _N, _P)),
+    "bloom_contains": (c_int, (_P, _P, _N, _P, _P)),
+    "bloom_clear": (c_int, (_P, _P)),
+    "bloom_merge": (c_int, (_P, _P, _P)),
+    "bloom_intersect": (c_int, (_P, _P, _P)),
+    "bloom_bits": (c_int, (_P, _SP)),
+    "bloom_size": (c_int, (_P, _SP)),
+    "hll_config_default": (HllConfig, ()),
+    "hll_create": (c_int, (POINTER(c_void_p), POINTER(HllConfig), _P)),
+    "hll_destroy": (None, (_P,)),
+    "hll_add": (c_int, (_P, _P, _N, _E, _P)),
+    "hll_merge": (c_int, (_P, _P, _P)),
+    "hll_estimate": (c_int, (_P, POINTER(c_double), _P)),
+    "hll_clear": (c_int, (_P, _P)),
+    "hll_export_size": (c_int, (_P, _SP)),
+    "hll_export": (c_int, (_P, c_void_p, _N, _SP, _P)),
+    "hll_import": (c_int, (_P, c_void_p, _N, _P)),
+    "hll_import_merge": (c_int, (_P, c_void_p, _N, _P)),
+    "hll_precision": (c_int, (_P, POINTER(c_int))),
+}
+
+_functions = None
+
+
+class _Functions:
+    def __init__(self):
+        dll = ctypes.CDLL(_lib.functions().path)  # the library already loaded: same handle
+        for name, (restype, argtypes) in SIGNATURES.items():
+            fn = getattr(dll, "gcol_" + name)
+            fn.restype, fn.argtypes = restype, argtypes
+            setattr(self, name, fn)
+
+
+def _sketch_functions():
+    global _functions
+    if _functions is None:
+        _functions = _Functions()
+    return _functions
+
+
+def _check(status):
+    if status:
+        raise _lib.error(status)
+
+
+def _creation_stream(stream):
+    """stream given: its handle. None: the current stream of PyTorch or CuPy
+    (whichever is in use), so later calls on that stream are ordered after
+    the initialization; 0 without either."""
+    if stream is None:
+        try:
+            stream = _arrays.fallback_library().default_stream()
+        except InvalidArgumentError:
+            return 0
+    return stream if stream.__class__ is int else _arrays.stream_handle(stream)
+
+
+class _Sketch(Handle):
+    def __init__(self):
+        super().__init__()
+        self._f = _sketch_functions()
+
+    def _same_kind(self, other):
+        if not isinstance(other, type(self)):
+            raise InvalidArgumentError("expected a %s, not %r" % (type(self).__name__, other))
+        return other._handle()
+
+
+class BloomFilter(_Sketch):
+    """A GPU Bloom filter of 32/64-bit integer keys (gcol_bloom_t): one
+    32-byte block per key, two bits in each of its four words. Give either
+    size_bytes, or expected_keys with fpr (the smallest filter whose expected
+    false-positive rate for that many distinct keys is at most fpr).
+
+    Inputs are C-contiguous device arrays of exactly key_dtype; calls run on
+    ``stream`` (default: the input library's current stream) and do not wait
+    for the GPU. Filters merge or intersect only with filters of the same
+    size, seed and key width."""
+
+    _destroy_name = "bloom_destroy"
+
+    def __init__(self, key_dtype="uint64", size_bytes=None, expected_keys=None, fpr=0.01, seed=None, stream=None):
+        super().__init__()
+        self.key_dtype = _dtypes.dtype_name(key_dtype)
+        cfg = self._f.bloom_config_default(_dtypes.key_type_code(self.key_dtype))
+        if size_bytes is not None:
+            cfg.size_bytes = non_negative(size_bytes, "size_bytes")
+        if expected_keys is not None:
+            cfg.expected_keys = non_negative(expected_keys, "expected_keys")
+        cfg.target_fpr = float(fpr)
+        if seed is not None:
+            cfg.seed = non_negative(seed, "seed") & (2**64 - 1)
+        handle = c_void_p()
+        _check(self._f.bloom_create(ctypes.byref(handle), ctypes.byref(cfg), _creation_stream(stream)))
+        self._h = handle.value
+
+    def __repr__(self):
+        state = "closed" if self._h is None else "%d bytes" % self.size_bytes
+        return "gcol.BloomFilter(%s, %s)" % (self.key_dtype, state)
+
+    @property
+    def size_bytes(self):
+        n = c_size_t()
+        _check(self._f.bloom_size(self._handle(), ctypes.byref(n)))
+        return n.value
+
+    @property
+    def bits(self):
+        n = c_size_t()
+        _check(self._f.bloom_bits(self._handle(), ctypes.byref(n)))
+        return n.value
+
+    def expected_fpr(self, n):
+        """The false-positive rate this filter is expected to have with n distinct keys."""
+        return expected_fpr(self.size_bytes, n)
+
+    def add(self, keys, stream=None):
+        k = typed(keys, self.key_dtype, "keys")
+        _check(self._f.bloom_add(self._handle(), k.ptr, k.n, self._stream(stream, k)))
+
+    def contains(self, keys, out=None, stream=None):
+        """A bool array: False where a key is certainly absent, True where it may be present."""
+        k = typed(keys, self.key_dtype, "keys")
+        if out is None:
+            out = k.lib.empty(k.shape, "bool", k)
+        o = typed(out, "bool", "out", k.n)
+        _check(self._f.bloom_contains(self._handle(), k.ptr, k.n, o.ptr, self._stream(stream, k)))
+        return out
+
+    def clear(self, stream=None):
+        _check(self._f.bloom_clear(self._handle(), self._own_stream(stream)))
+
+    def merge(self, other, stream=None):
+        """self |= other: self then holds both filters' keys."""
+        _check(self._f.bloom_merge(self._handle(), self._same_kind(other), self._own_stream(stream)))
+
+    def intersect(self, other, stream=None):
+        """self &= other: keys added to both are still found."""
+        _check(self._f.bloom_intersect(self._handle(), self._same_kind(other), self._own_stream(stream)))
+
+
+def expected_fpr(size_bytes, n):
+    """Expected false-positive rate of a size_bytes filter holding n distinct keys (host-only)."""
+    f = c_double()
+    _check(_sketch_functions().bloom_expected_fpr(non_negative(size_bytes, "size_bytes"), non_negative(n, "n"),
+                                                  ctypes.byref(f)))
+    return f.value
+
+
+_HEADER = struct.Struct("<4sBBHQ")  # gcol.h: "GHLL", format, precision, reserved, seed
+
+
+class HyperLogLog(_Sketch):
+    """A GPU HyperLogLog sketch (gcol_hll_t) of 2**precision registers
+    (precision 4..18; standard error about 1.04 / sqrt(2**precision)).
+
+    add takes C-contiguous device arrays of any gcol dtype (int32, uint32,
+    int64, uint64, float32, float64; floats count -0.0 as 0.0 and all NaNs as
+    one value). estimate() and to_bytes() wait for the stream; to_bytes /
+    from_bytes / merge_bytes move sketches between processes and GPUs."""
+
+    _destroy_name = "hll_destroy"
+
+    def __init__(self, precision=13, seed=None, stream=None):
+        super().__init__()
+        cfg = self._f.hll_config_default()
+        try:
+            cfg.precision = int(precision)
+        except (TypeError, ValueError):
+            raise InvalidArgumentError("precision must be an integer, not %r" % (precision,)) from None
+        if seed is not None:
+            cfg.seed = non_negative(seed, "seed") & (2**64 - 1)
+        self.seed = cfg.seed
+        handle = c_void_p()
+        _check(self._f.hll_create(ctypes.byref(handle), ctypes.byref(cfg), _creation_stream(stream)))
+        self._h = handle.value
+
+    def __repr__(self):
+        state = "closed" if self._h is None else "precision %d" % self.precision
+        return "gcol.HyperLogLog(%s)" % state
+
+    @property
+    def precision(self):
+        p = c_int()
+        _check(self._f.hll_precision(self._handle(), ctypes.byref(p)))
+        return p.value
+
+    def add(self, items, stream=None):
+        v = _arrays.view(items)
+        code = _dtypes.type_code(v.dtype)
+        _check(self._f.hll_add(self._handle(), v.ptr, v.n, code, self._stream(stream, v)))
+
+    def merge(self, other, stream=None):
+        """Registers become the maximum of both: self then estimates the union."""
+        _check(self._f.hll_merge(self._handle(), self._same_kind(other), self._own_stream(stream)))
+
+    def estimate(self, stream=None):
+        """Estimated number of distinct items added (a float). Waits for the stream."""
+        e = c_double()
+        _check(self._f.hll_estimate(self._handle(), ctypes.byref(e), self._own_stream(stream)))
+        return e.value
+
+    def clear(self, stream=None):
+        _check(self._f.hll_clear(self._handle(), self._own_stream(stream)))
+
+    def to_bytes(self, stream=None):
+        """The sketch as bytes (16-byte header, one byte per register). Waits for the stream."""
+        n = c_size_t()
+        _check(self._f.hll_export_size(self._handle(), ctypes.byref(n)))
+        buf = ctypes.create_string_buffer(n.value)
+        got = c_size_t()
+        _check(self._f.hll_export(self._handle(), buf, n.value, ctypes.byref(got), self._own_stream(stream)))
+        return buf.raw[:got.value]
+
+    def merge_bytes(self, data, stream=None):
+        """Merge exported bytes (same precision and seed) into this sketch."""
+        data = bytes(data)
+        _check(self._f.hll_import_merge(self._handle(), data, len(data), self._own_stream(stream)))
+
+    @classmethod
+    def from_bytes(cls, data, stream=None):
+        """A new sketch holding exported bytes (malformed bytes raise InvalidArgumentError)."""
+        data = bytes(data)
+        if len(data) < _HEADER.size:
+            raise InvalidArgumentError("%d bytes are shorter than the 16-byte header" % len(data))
+        magic, _, precision, _, seed = _HEADER.unpack_from(data)
+        if magic != b"GHLL":
+            raise InvalidArgumentError("the bytes do not start with b'GHLL' (not an exported sketch)")
+        h = cls(precision, seed=seed, stream=stream)
+        _check(h._f.hll_import(h._handle(), data, len(data), h._own_stream(stream)))
+        return h
+
+
+def approx_distinct(x, precision=13, seed=None, stream=None):
+    """Estimated number of distinct values in the device array x (one
+    HyperLogLog pass; relative standard error about 1.04 / sqrt(2**precision))."""
+    with HyperLogLog(precision, seed=seed, stream=stream) as h:
+        h.add(x, stream=stream)
+        return h.estimate(stream=stream)

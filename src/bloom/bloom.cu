@@ -1,0 +1,210 @@
+/* Host API of the Bloom filter: argument checks, the object, dispatch to
+ * bloom_kernels.cuh. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "core/api_scope.h"
+#include "core/args.h"
+#include "core/common.h"
+#include "core/device_alloc.h"
+#include "core/grid_fill.cuh"
+#include "bloom_internal.h"
+#include "bloom_kernels.cuh"
+
+#define GCOL_BLOOM_MAGIC 0x6d6f6c42u /* a live filter; 0 once destroyed */
+
+struct gcol_bloom {
+  uint32_t magic;
+  gcol_bloom_config_t cfg;
+  gcol_bloom_view_t v;   /* what the kernels see */
+  size_t bytes;
+  int num_sms;
+  cudaStream_t last;     /* destroy frees on it */
+};
+
+using gcol::detail::api_scope;
+using gcol::detail::grid_fill;
+
+/* Lanes per key. Add: 4, the four ORs of a key leave a warp as one request
+ * to its 32-byte block instead of four (H100, G keys/s at 1 MiB / 128 MiB /
+ * 2 GiB: 1 lane 21.4 / 10.8 / 9.4, 2 lanes 30.6 / 14.1 / 11.7, 4 lanes
+ * 56.8 / 16.5 / 12.9). Contains: 1 (86.6 / 32.8 / 27.2; 2 lanes 69.3 / 31.3 /
+ * 26.1, 4 lanes 46.4 / 30.4 / 25.3). bench/RESULTS.md, 2026-11-24. */
+extern "C" gcol_bloom_policy_t gcol_bloom_policy = {4, 1};
+
+namespace {
+
+constexpr int kBlock = 256;
+
+gcol_status_t check_bloom(const gcol_bloom *b, const char *what) {
+  if (!b) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "%s is NULL", what);
+  if (b->magic != GCOL_BLOOM_MAGIC)
+    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "%s (%p) is not a live gcol_bloom_t (destroyed, or another object)",
+                     what, (const void *)b);
+  return GCOL_SUCCESS;
+}
+
+gcol_status_t check_keys(const gcol_bloom *b, const void *keys, size_t n, const uint8_t *out) {
+  char what[32];
+  snprintf(what, sizeof what, "%s keys", gcol_type_name(b->cfg.key_type));
+  gcol_dptr_t a[] = {{"d_keys", keys, n, (size_t)b->v.key_bytes, what},
+                     {"d_found_out", out, out ? n : 0, 1, "uint8_t flags"}};
+  return gcol_check_dptrs(a, out ? 2 : 1);
+}
+
+template <int T>
+struct tile_c {
+  static constexpr int value = T;
+};
+
+/* f(key, tile) with the key type and the tile size as types. */
+template <class F>
+cudaError_t with_key_tile(const gcol_bloom *b, int tile, F f) {
+  auto by_tile = [&](auto key) {
+    if (tile == 4) return f(key, tile_c<4>());
+    if (tile == 2) return f(key, tile_c<2>());
+    return f(key, tile_c<1>());
+  };
+  return b->v.key_bytes == 4 ? by_tile(uint32_t()) : by_tile(uint64_t());
+}
+
+/* Merge and intersect: same shape and seed, else a refusal. */
+gcol_status_t combine(gcol_bloom *dst, const gcol_bloom *src, bool is_or, cudaStream_t s) {
+  GCOL_TRY(check_bloom(dst, "dst"));
+  GCOL_TRY(check_bloom(src, "src"));
+  if (dst->v.num_blocks != src->v.num_blocks)
+    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "dst has %llu blocks and src %llu: filters must be the same size",
+                     (unsigned long long)dst->v.num_blocks, (unsigned long long)src->v.num_blocks);
+  if (dst->v.seed != src->v.seed)
+    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "dst has seed 0x%llx and src 0x%llx: filters must share the seed",
+                     (unsigned long long)dst->v.seed, (unsigned long long)src->v.seed);
+  if (dst->v.key_bytes != src->v.key_bytes)
+    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "dst holds %d-byte keys and src %d-byte keys", dst->v.key_bytes,
+                     src->v.key_bytes);
+  GCOL_TRY(gcol_require_device());
+  dst->last = s;
+  if (dst == src) return GCOL_SUCCESS; /* x | x == x & x == x */
+  size_t pairs = (size_t)dst->v.num_blocks * 2; /* 16-byte pairs of words */
+  auto k = is_or ? gcol::detail::bloom_combine_kernel<true> : gcol::detail::bloom_combine_kernel<false>;
+  k<<<grid_fill(k, kBlock, dst->num_sms, pairs), kBlock, 0, s>>>(
+      reinterpret_cast<ulonglong2 *>(dst->v.words), reinterpret_cast<const ulonglong2 *>(src->v.words), pairs);
+  return gcol_from_cuda(cudaGetLastError());
+}
+
+}  // namespace
+
+extern "C" {
+
+gcol_status_t gcol_bloom_create(gcol_bloom_t **out, const gcol_bloom_config_t *cfg, cudaStream_t s) {
+  api_scope r("gcol_bloom_create");
+  if (!out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "bloom (the output handle) is NULL");
+  *out = NULL;
+  gcol_bloom_config_t c;
+  uint64_t blocks = 0;
+  GCOL_TRY(gcol_bloom_config_take(cfg, &c, &blocks));
+  gcol_device_info_t dev;
+  GCOL_TRY(gcol_current_device_info(&dev));
+  gcol_bloom *b = (gcol_bloom *)calloc(1, sizeof *b);
+  if (!b) return gcol_fail(GCOL_ERROR_OUT_OF_MEMORY, "no host memory for the filter object");
+  b->cfg = c;
+  b->bytes = (size_t)blocks * GCOL_BLOOM_BLOCK_BYTES;
+  b->num_sms = dev.num_sms;
+  b->last = s;
+  b->v.num_blocks = blocks;
+  b->v.seed = c.seed;
+  b->v.key_bytes = (int32_t)gcol_type_size(c.key_type);
+  void *w = NULL;
+  gcol_status_t st = gcol_device_alloc(&c.allocator, &w, b->bytes, s);
+  if (st == GCOL_SUCCESS) st = gcol_from_cuda(cudaMemsetAsync(w, 0, b->bytes, s));
+  if (st != GCOL_SUCCESS) {
+    (void)gcol_device_free(&c.allocator, w, b->bytes, s);
+    free(b);
+    return st;
+  }
+  b->v.words = (uint64_t *)w;
+  b->magic = GCOL_BLOOM_MAGIC;
+  *out = b;
+  return GCOL_SUCCESS;
+}
+
+void gcol_bloom_destroy(gcol_bloom_t *b) {
+  if (!b || b->magic != GCOL_BLOOM_MAGIC) return;
+  api_scope r("gcol_bloom_destroy");
+  b->magic = 0;
+  (void)gcol_device_free(&b->cfg.allocator, b->v.words, b->bytes, b->last); /* a failed free leaks */
+  free(b);
+}
+
+gcol_status_t gcol_bloom_add(gcol_bloom_t *b, const void *d_keys, size_t n, cudaStream_t s) {
+  api_scope r("gcol_bloom_add");
+  GCOL_TRY(check_bloom(b, "bloom"));
+  GCOL_TRY(check_keys(b, d_keys, n, NULL));
+  b->last = s;
+  if (n == 0) return GCOL_SUCCESS;
+  return gcol_from_cuda(with_key_tile(b, gcol_bloom_policy.add_tile, [&](auto key, auto tile) {
+    using K = decltype(key);
+    constexpr int T = decltype(tile)::value;
+    auto k = gcol::detail::bloom_add_kernel<K, T>;
+    k<<<grid_fill(k, kBlock, b->num_sms, n), kBlock, 0, s>>>(b->v, (const K *)d_keys, n);
+    return cudaGetLastError();
+  }));
+}
+
+gcol_status_t gcol_bloom_contains(const gcol_bloom_t *b, const void *d_keys, size_t n, uint8_t *d_found_out,
+                                  cudaStream_t s) {
+  api_scope r("gcol_bloom_contains");
+  GCOL_TRY(check_bloom(b, "bloom"));
+  if (n && !d_found_out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "d_found_out is NULL (%zu keys)", n);
+  GCOL_TRY(check_keys(b, d_keys, n, d_found_out));
+  if (n == 0) return GCOL_SUCCESS;
+  return gcol_from_cuda(with_key_tile(b, gcol_bloom_policy.contains_tile, [&](auto key, auto tile) {
+    using K = decltype(key);
+    constexpr int T = decltype(tile)::value;
+    auto k = gcol::detail::bloom_contains_kernel<K, T>;
+    k<<<grid_fill(k, kBlock, b->num_sms, n * T), kBlock, 0, s>>>(b->v, (const K *)d_keys, n, d_found_out);
+    return cudaGetLastError();
+  }));
+}
+
+gcol_status_t gcol_bloom_clear(gcol_bloom_t *b, cudaStream_t s) {
+  api_scope r("gcol_bloom_clear");
+  GCOL_TRY(check_bloom(b, "bloom"));
+  GCOL_TRY(gcol_require_device());
+  b->last = s;
+  return gcol_from_cuda(cudaMemsetAsync(b->v.words, 0, b->bytes, s));
+}
+
+gcol_status_t gcol_bloom_merge(gcol_bloom_t *dst, const gcol_bloom_t *src, cudaStream_t s) {
+  api_scope r("gcol_bloom_merge");
+  return combine(dst, src, true, s);
+}
+
+gcol_status_t gcol_bloom_intersect(gcol_bloom_t *dst, const gcol_bloom_t *src, cudaStream_t s) {
+  api_scope r("gcol_bloom_intersect");
+  return combine(dst, src, false, s);
+}
+
+gcol_status_t gcol_bloom_bits(const gcol_bloom_t *b, size_t *out) {
+  api_scope r("gcol_bloom_bits");
+  GCOL_TRY(check_bloom(b, "bloom"));
+  if (!out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "h_bits_out is NULL");
+  *out = b->bytes * 8;
+  return GCOL_SUCCESS;
+}
+
+gcol_status_t gcol_bloom_size(const gcol_bloom_t *b, size_t *out) {
+  api_scope r("gcol_bloom_size");
+  GCOL_TRY(check_bloom(b, "bloom"));
+  if (!out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "h_bytes_out is NULL");
+  *out = b->bytes;
+  return GCOL_SUCCESS;
+}
+
+gcol_status_t gcol_bloom_device_view(const gcol_bloom_t *b, gcol_bloom_view_t *out) {
+  api_scope r("gcol_bloom_device_view");
+  GCOL_TRY(check_bloom(b, "bloom"));
+  if (!out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "view_out is NULL");
+  *out = b->v;
+  return GCOL_SUCCESS;
+}
+
+}  // extern "C"
