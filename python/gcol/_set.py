@@ -110,12 +110,13 @@ class _Keys(Container):
         lib = self._output_library(like)
         s = self._own_stream(stream)
         size = ctypes.c_size_t()
-        size_status = raise_unless_latched(self._c("size")(self._handle(), ctypes.byref(size), s))
+        size_status = raise_unless_latched(self._c("size")(self._handle(), ctypes.byref(size), s),
+                                           self._call_name("size"))
         keys = lib.empty((max(size.value, 1),), self.key_dtype, None)
         got = ctypes.c_size_t()
         status = self._c("retrieve_all")(self._handle(), typed(keys, self.key_dtype, "keys").ptr, ctypes.byref(got), s)
         result = keys[:got.value]
-        self._synced(status or size_status, result)
+        self._synced(status or size_status, result, self._call_name("retrieve_all" if status else "size"))
         return result
 
 
