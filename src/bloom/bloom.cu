@@ -35,12 +35,8 @@ namespace {
 
 constexpr int kBlock = 256;
 
-gcol_status_t check_bloom(const gcol_bloom *b, const char *what) {
-  if (!b) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "%s is NULL", what);
-  if (b->magic != GCOL_BLOOM_MAGIC)
-    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "%s (%p) is not a live gcol_bloom_t (destroyed, or another object)",
-                     what, (const void *)b);
-  return GCOL_SUCCESS;
+gcol_status_t check_bloom(const gcol_bloom *b) {
+  return gcol_check_handle(b, b ? b->magic : 0, GCOL_BLOOM_MAGIC, "gcol_bloom_t");
 }
 
 gcol_status_t check_keys(const gcol_bloom *b, const void *keys, size_t n, const uint8_t *out) {
@@ -69,8 +65,8 @@ cudaError_t with_key_tile(const gcol_bloom *b, int tile, F f) {
 
 /* Merge and intersect: same shape and seed, else a refusal. */
 gcol_status_t combine(gcol_bloom *dst, const gcol_bloom *src, bool is_or, cudaStream_t s) {
-  GCOL_TRY(check_bloom(dst, "dst"));
-  GCOL_TRY(check_bloom(src, "src"));
+  GCOL_TRY(check_bloom(dst));
+  GCOL_TRY(check_bloom(src));
   if (dst->v.num_blocks != src->v.num_blocks)
     return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "dst has %llu blocks and src %llu: filters must be the same size",
                      (unsigned long long)dst->v.num_blocks, (unsigned long long)src->v.num_blocks);
@@ -136,7 +132,7 @@ void gcol_bloom_destroy(gcol_bloom_t *b) {
 
 gcol_status_t gcol_bloom_add(gcol_bloom_t *b, const void *d_keys, size_t n, cudaStream_t s) {
   api_scope r("gcol_bloom_add");
-  GCOL_TRY(check_bloom(b, "bloom"));
+  GCOL_TRY(check_bloom(b));
   GCOL_TRY(check_keys(b, d_keys, n, NULL));
   b->last = s;
   if (n == 0) return GCOL_SUCCESS;
@@ -152,7 +148,7 @@ gcol_status_t gcol_bloom_add(gcol_bloom_t *b, const void *d_keys, size_t n, cuda
 gcol_status_t gcol_bloom_contains(const gcol_bloom_t *b, const void *d_keys, size_t n, uint8_t *d_found_out,
                                   cudaStream_t s) {
   api_scope r("gcol_bloom_contains");
-  GCOL_TRY(check_bloom(b, "bloom"));
+  GCOL_TRY(check_bloom(b));
   if (n && !d_found_out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "d_found_out is NULL (%zu keys)", n);
   GCOL_TRY(check_keys(b, d_keys, n, d_found_out));
   if (n == 0) return GCOL_SUCCESS;
@@ -167,7 +163,7 @@ gcol_status_t gcol_bloom_contains(const gcol_bloom_t *b, const void *d_keys, siz
 
 gcol_status_t gcol_bloom_clear(gcol_bloom_t *b, cudaStream_t s) {
   api_scope r("gcol_bloom_clear");
-  GCOL_TRY(check_bloom(b, "bloom"));
+  GCOL_TRY(check_bloom(b));
   GCOL_TRY(gcol_require_device());
   b->last = s;
   return gcol_from_cuda(cudaMemsetAsync(b->v.words, 0, b->bytes, s));
@@ -185,7 +181,7 @@ gcol_status_t gcol_bloom_intersect(gcol_bloom_t *dst, const gcol_bloom_t *src, c
 
 gcol_status_t gcol_bloom_bits(const gcol_bloom_t *b, size_t *out) {
   api_scope r("gcol_bloom_bits");
-  GCOL_TRY(check_bloom(b, "bloom"));
+  GCOL_TRY(check_bloom(b));
   if (!out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "h_bits_out is NULL");
   *out = b->bytes * 8;
   return GCOL_SUCCESS;
@@ -193,7 +189,7 @@ gcol_status_t gcol_bloom_bits(const gcol_bloom_t *b, size_t *out) {
 
 gcol_status_t gcol_bloom_size(const gcol_bloom_t *b, size_t *out) {
   api_scope r("gcol_bloom_size");
-  GCOL_TRY(check_bloom(b, "bloom"));
+  GCOL_TRY(check_bloom(b));
   if (!out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "h_bytes_out is NULL");
   *out = b->bytes;
   return GCOL_SUCCESS;
@@ -201,7 +197,7 @@ gcol_status_t gcol_bloom_size(const gcol_bloom_t *b, size_t *out) {
 
 gcol_status_t gcol_bloom_device_view(const gcol_bloom_t *b, gcol_bloom_view_t *out) {
   api_scope r("gcol_bloom_device_view");
-  GCOL_TRY(check_bloom(b, "bloom"));
+  GCOL_TRY(check_bloom(b));
   if (!out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "view_out is NULL");
   *out = b->v;
   return GCOL_SUCCESS;

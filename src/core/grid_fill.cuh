@@ -1,4 +1,4 @@
-/* Grid sizing shared by the sketches' kernels: as many blocks as fill every
+/* Grid sizing of every container's bulk kernels (open addressing, sketches): as many blocks as fill every
  * SM once at the kernel's occupancy, but no more than the work needs (the
  * kernels loop grid-stride). CUDA C++ host code. */
 #ifndef GCOL_SRC_CORE_GRID_FILL_CUH

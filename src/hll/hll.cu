@@ -26,12 +26,8 @@ using gcol::detail::grid_fill;
 
 namespace {
 
-gcol_status_t check_hll(const gcol_hll *h, const char *what) {
-  if (!h) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "%s is NULL", what);
-  if (h->magic != GCOL_HLL_MAGIC)
-    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "%s (%p) is not a live gcol_hll_t (destroyed, or another object)",
-                     what, (const void *)h);
-  return GCOL_SUCCESS;
+gcol_status_t check_hll(const gcol_hll *h) {
+  return gcol_check_handle(h, h ? h->magic : 0, GCOL_HLL_MAGIC, "gcol_hll_t");
 }
 
 template <int P, int CANON, class T>
@@ -129,7 +125,7 @@ gcol_status_t read_registers(const gcol_hll *h, const host_registers &reg, cudaS
 }
 
 gcol_status_t import_bytes(gcol_hll *h, const void *bytes, size_t len, bool merge, cudaStream_t s) {
-  GCOL_TRY(check_hll(h, "hll"));
+  GCOL_TRY(check_hll(h));
   host_registers reg(h->m);
   GCOL_TRY(no_host_memory(reg));
   GCOL_TRY(gcol_hll_decode(bytes, len, h->v.precision, h->v.seed, reg.data()));
@@ -191,7 +187,7 @@ void gcol_hll_destroy(gcol_hll_t *h) {
 
 gcol_status_t gcol_hll_add(gcol_hll_t *h, const void *d_items, size_t n, gcol_type_t t, cudaStream_t s) {
   api_scope r("gcol_hll_add");
-  GCOL_TRY(check_hll(h, "hll"));
+  GCOL_TRY(check_hll(h));
   size_t bytes = gcol_type_size(t);
   if (bytes == 0) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "t (%d) is not a gcol_type_t", (int)t);
   char what[32];
@@ -202,7 +198,7 @@ gcol_status_t gcol_hll_add(gcol_hll_t *h, const void *d_items, size_t n, gcol_ty
 
 gcol_status_t gcol_hll_add_raw(gcol_hll_t *h, const void *d_items, size_t n, size_t item_bytes, cudaStream_t s) {
   api_scope r("gcol_hll_add_raw");
-  GCOL_TRY(check_hll(h, "hll"));
+  GCOL_TRY(check_hll(h));
   if (item_bytes != 4 && item_bytes != 8)
     return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "item_bytes %zu is not 4 or 8", item_bytes);
   return add_items(h, d_items, n, item_bytes, 0, item_bytes == 4 ? "4-byte items" : "8-byte items", s);
@@ -210,8 +206,8 @@ gcol_status_t gcol_hll_add_raw(gcol_hll_t *h, const void *d_items, size_t n, siz
 
 gcol_status_t gcol_hll_merge(gcol_hll_t *dst, const gcol_hll_t *src, cudaStream_t s) {
   api_scope r("gcol_hll_merge");
-  GCOL_TRY(check_hll(dst, "dst"));
-  GCOL_TRY(check_hll(src, "src"));
+  GCOL_TRY(check_hll(dst));
+  GCOL_TRY(check_hll(src));
   GCOL_TRY(same_shape(dst, src));
   GCOL_TRY(gcol_require_device());
   dst->last = s;
@@ -221,7 +217,7 @@ gcol_status_t gcol_hll_merge(gcol_hll_t *dst, const gcol_hll_t *src, cudaStream_
 
 gcol_status_t gcol_hll_estimate(const gcol_hll_t *h, double *out, cudaStream_t s) {
   api_scope r("gcol_hll_estimate");
-  GCOL_TRY(check_hll(h, "hll"));
+  GCOL_TRY(check_hll(h));
   if (!out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "h_estimate_out is NULL");
   GCOL_TRY(gcol_require_device());
   host_registers reg(h->m);
@@ -232,7 +228,7 @@ gcol_status_t gcol_hll_estimate(const gcol_hll_t *h, double *out, cudaStream_t s
 
 gcol_status_t gcol_hll_clear(gcol_hll_t *h, cudaStream_t s) {
   api_scope r("gcol_hll_clear");
-  GCOL_TRY(check_hll(h, "hll"));
+  GCOL_TRY(check_hll(h));
   GCOL_TRY(gcol_require_device());
   h->last = s;
   return gcol_from_cuda(cudaMemsetAsync(h->v.registers, 0, h->m * sizeof(uint32_t), s));
@@ -240,7 +236,7 @@ gcol_status_t gcol_hll_clear(gcol_hll_t *h, cudaStream_t s) {
 
 gcol_status_t gcol_hll_export_size(const gcol_hll_t *h, size_t *out) {
   api_scope r("gcol_hll_export_size");
-  GCOL_TRY(check_hll(h, "hll"));
+  GCOL_TRY(check_hll(h));
   if (!out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "h_bytes_out is NULL");
   *out = GCOL_HLL_HEADER_BYTES + h->m;
   return GCOL_SUCCESS;
@@ -248,7 +244,7 @@ gcol_status_t gcol_hll_export_size(const gcol_hll_t *h, size_t *out) {
 
 gcol_status_t gcol_hll_export(const gcol_hll_t *h, void *bytes, size_t capacity, size_t *len_out, cudaStream_t s) {
   api_scope r("gcol_hll_export");
-  GCOL_TRY(check_hll(h, "hll"));
+  GCOL_TRY(check_hll(h));
   size_t want = GCOL_HLL_HEADER_BYTES + h->m;
   if (!bytes) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "h_bytes is NULL");
   if (capacity < want)
@@ -274,7 +270,7 @@ gcol_status_t gcol_hll_import_merge(gcol_hll_t *h, const void *bytes, size_t len
 
 gcol_status_t gcol_hll_precision(const gcol_hll_t *h, int *out) {
   api_scope r("gcol_hll_precision");
-  GCOL_TRY(check_hll(h, "hll"));
+  GCOL_TRY(check_hll(h));
   if (!out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "h_precision_out is NULL");
   *out = h->v.precision;
   return GCOL_SUCCESS;
@@ -282,7 +278,7 @@ gcol_status_t gcol_hll_precision(const gcol_hll_t *h, int *out) {
 
 gcol_status_t gcol_hll_device_view(const gcol_hll_t *h, gcol_hll_view_t *out) {
   api_scope r("gcol_hll_device_view");
-  GCOL_TRY(check_hll(h, "hll"));
+  GCOL_TRY(check_hll(h));
   if (!out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "view_out is NULL");
   *out = h->v;
   return GCOL_SUCCESS;

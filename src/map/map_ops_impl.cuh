@@ -7,20 +7,10 @@
 #include "map_kernels.cuh"
 #include "map_rebuild.cuh"
 #include "map_policy.h"
+#include "core/grid_fill.cuh"
 
 namespace gcol {
 namespace detail {
-
-/* Blocks that fill every SM once for this kernel, but no more than the work needs. */
-template <class Kernel>
-static unsigned grid_for(Kernel k, const launch_cfg &l, size_t threads_needed) {
-  int per_sm = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, l.block_threads, 0) != cudaSuccess || per_sm < 1)
-    per_sm = 1;
-  size_t want = (threads_needed + l.block_threads - 1) / l.block_threads;
-  size_t full = (size_t)per_sm * l.num_sms;
-  return (unsigned)(want < full ? (want ? want : 1) : full);
-}
 
 /* Call f with the tile size as a compile-time constant (f(tile_c<T>())).
  * The shipped library compiles the tile its policy rows pick for the slot
@@ -76,7 +66,8 @@ cudaError_t oa_ops<KB, VB>::upsert(const launch_cfg &l, const table_ref &t, cons
                : a.mode == UPSERT_INSERT  ? upsert_kernel<T, W, KB, VB, UPSERT_INSERT, false>
                : a.mode == UPSERT_ASSIGN  ? upsert_kernel<T, W, KB, VB, UPSERT_ASSIGN, false>
                                           : upsert_kernel<T, W, KB, VB, UPSERT_APPLY, false>;
-      k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(t, keys, values, n, a, values_out, inserted_out, d_count);
+      k<<<grid_fill(k, l.block_threads, l.num_sms, n), l.block_threads, 0, s>>>(t, keys, values, n, a, values_out,
+                                                                                inserted_out, d_count);
     });
   });
 }
@@ -89,7 +80,7 @@ cudaError_t oa_ops<KB, VB>::find(const launch_cfg &l, const table_ref &t, const 
     constexpr int T = decltype(tc)::value;
     with_lanes<T, SB, true>(l.lanes, [&](auto wc) {
       auto k = find_kernel<T, decltype(wc)::value, KB, VB>;
-      k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(t, keys, n, out, contains);
+      k<<<grid_fill(k, l.block_threads, l.num_sms, n), l.block_threads, 0, s>>>(t, keys, n, out, contains);
     });
   });
 }
@@ -102,7 +93,7 @@ cudaError_t oa_ops<KB, VB>::erase(const launch_cfg &l, const table_ref &t, const
     constexpr int T = decltype(tc)::value;
     with_lanes<T, SB, false>(l.lanes, [&](auto wc) {
       auto k = erase_kernel<T, decltype(wc)::value, KB, VB>;
-      k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(t, keys, n, d_count);
+      k<<<grid_fill(k, l.block_threads, l.num_sms, n), l.block_threads, 0, s>>>(t, keys, n, d_count);
     });
   });
 }
@@ -110,7 +101,7 @@ cudaError_t oa_ops<KB, VB>::erase(const launch_cfg &l, const table_ref &t, const
 template <int KB, int VB>
 cudaError_t oa_ops<KB, VB>::fill(const launch_cfg &l, const table_ref &t, size_t num_slots, cudaStream_t s) {
   auto k = fill_kernel<slot_of<KB, VB>()>;
-  k<<<grid_for(k, l, num_slots), l.block_threads, 0, s>>>(t, num_slots);
+  k<<<grid_fill(k, l.block_threads, l.num_sms, num_slots), l.block_threads, 0, s>>>(t, num_slots);
   return cudaGetLastError();
 }
 
@@ -131,7 +122,7 @@ template <int KB, int VB>
 cudaError_t oa_ops<KB, VB>::count_used(const launch_cfg &l, const table_ref &t, cudaStream_t s) {
   size_t n = (size_t)t.num_buckets * l.tile;
   auto k = count_used_kernel<slot_of<KB, VB>()>;
-  k<<<grid_for(k, l, n), l.block_threads, 0, s>>>(t, n);
+  k<<<grid_fill(k, l.block_threads, l.num_sms, n), l.block_threads, 0, s>>>(t, n);
   return cudaGetLastError();
 }
 
@@ -139,10 +130,8 @@ template <int KB, int VB>
 cudaError_t oa_ops<KB, VB>::retrieve(const launch_cfg &l, const table_ref &t, size_t num_chunks,
                                       void *keys_out, void *values_out, cudaStream_t s) {
   auto k = retrieve_kernel<KB, VB>;
-  launch_cfg r = l;
-  r.block_threads = GCOL_RETRIEVE_BLOCK;
-  k<<<grid_for(k, r, (num_chunks + GCOL_RETRIEVE_ITEMS - 1) / GCOL_RETRIEVE_ITEMS), GCOL_RETRIEVE_BLOCK, 0, s>>>(t, num_chunks,
-                                                                                                 keys_out, values_out);
+  unsigned grid = grid_fill(k, GCOL_RETRIEVE_BLOCK, l.num_sms, (num_chunks + GCOL_RETRIEVE_ITEMS - 1) / GCOL_RETRIEVE_ITEMS);
+  k<<<grid, GCOL_RETRIEVE_BLOCK, 0, s>>>(t, num_chunks, keys_out, values_out);
   return cudaGetLastError();
 }
 
