@@ -80,28 +80,36 @@ VERSION       := $(VERSION_MAJOR).$(call version_part,MINOR).$(call version_part
 
 all: $(BUILD)/libgcol.a $(BUILD)/libgcol.so
 
+# CUDA objects are rebuilt when GPU_ARCHS changes: the stamp holds the
+# architectures the folder's objects were built for.
+ARCH_STAMP := $(BUILD)/.gpu_archs
+$(ARCH_STAMP): FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(GPU_ARCHS)' | cmp -s - $@ || echo '$(GPU_ARCHS)' > $@
+FORCE:
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -c $< -o $@
 
-$(BUILD)/%.o: %.cu
+$(BUILD)/%.o: %.cu $(ARCH_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -MMD -c $< -o $@
 
-$(BUILD)/testing/%.o: %.cu
+$(BUILD)/testing/%.o: %.cu $(ARCH_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -DGCOL_TESTING -MMD -c $< -o $@
 
 # one object per key width x value width, from one source
-$(BUILD)/src/map/map_instance_%.o: src/map/map_instance.cu
+$(BUILD)/src/map/map_instance_%.o: src/map/map_instance.cu $(ARCH_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -MMD -DGCOL_KB=$(word 1,$(subst _, ,$*)) -DGCOL_VB=$(word 2,$(subst _, ,$*)) -c $< -o $@
-$(BUILD)/testing/src/map/map_instance_%.o: src/map/map_instance.cu
+$(BUILD)/testing/src/map/map_instance_%.o: src/map/map_instance.cu $(ARCH_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -DGCOL_TESTING -MMD -DGCOL_KB=$(word 1,$(subst _, ,$*)) -DGCOL_VB=$(word 2,$(subst _, ,$*)) -c $< -o $@
 
 # the multimap's kernels, the same way
-$(BUILD)/src/multimap/mm_instance_%.o: src/multimap/mm_instance.cu
+$(BUILD)/src/multimap/mm_instance_%.o: src/multimap/mm_instance.cu $(ARCH_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -MMD -DGCOL_KB=$(word 1,$(subst _, ,$*)) -DGCOL_VB=$(word 2,$(subst _, ,$*)) -c $< -o $@
 
@@ -233,7 +241,7 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all build-all test demo bench bench-python clean header-check install uninstall
+.PHONY: all build-all test demo bench bench-python clean header-check install uninstall FORCE
 .SECONDARY:
 # dependency files are only read, never remade (make's built-in %: %.o rule would
 # otherwise try to "link" them from the map_instance_% pattern)
