@@ -37,12 +37,13 @@ static gcol_status_t select_flagged(void *d_temp, size_t *temp_bytes, const void
   if (n > (size_t)PTRDIFF_MAX) return BAD("n %zu is more than PTRDIFF_MAX", n);
   if (d_temp) {
     gcol_dptr_t a[] = {{"d_in", d_in, n, item_bytes, "items"},
-                       {"d_flags", d_flags, n, 1, "uint8_t flags"},
+                       gcol_flags_arg("d_flags", d_flags, n),
                        {"d_out", d_out, n, item_bytes, "items"},
                        {"d_num_selected", d_num_selected, 1, 8, "one size_t"},
                        {"d_temp", d_temp, 1, 1, "temp storage"}};
     if (order == GCOL_ORDER_ANY && *temp_bytes < GCOL_SELECT_ANY_TEMP_BYTES)
-      return BAD("*temp_bytes %zu is less than the %zu bytes asked for", *temp_bytes, (size_t)GCOL_SELECT_ANY_TEMP_BYTES);
+      return BAD("*temp_bytes %zu is less than the %zu bytes asked for", *temp_bytes,
+                 (size_t)GCOL_SELECT_ANY_TEMP_BYTES);
     GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   }
   GCOL_TRY(gcol_require_device());

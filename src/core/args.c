@@ -68,6 +68,16 @@ gcol_status_t gcol_check_dptrs_on(const gcol_dptr_t *a, size_t k, int device) {
   return GCOL_SUCCESS;
 }
 
+gcol_dptr_t gcol_count_arg(const char *name, const size_t *p) {
+  gcol_dptr_t a = {name, p, p ? 1u : 0u, sizeof(size_t), "one size_t"};
+  return a;
+}
+
+gcol_dptr_t gcol_flags_arg(const char *name, const uint8_t *p, size_t n) {
+  gcol_dptr_t a = {name, p, n, 1, "uint8_t flags"};
+  return a;
+}
+
 gcol_status_t gcol_check_handle(const void *h, uint32_t magic, uint32_t want, const char *type) {
   if (!h) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "the %s handle is NULL", type);
   if (magic != want)

@@ -37,6 +37,11 @@ gcol_status_t gcol_check_dptrs_on(const gcol_dptr_t *a, size_t k, int device);
 
 #define GCOL_NARGS(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Common arguments: an optional count output (one size_t, checked only
+ * when given) and n flag bytes. */
+gcol_dptr_t gcol_count_arg(const char *name, const size_t *p);
+gcol_dptr_t gcol_flags_arg(const char *name, const uint8_t *p, size_t n);
+
 /* A live handle: not NULL, and `magic` (read by the caller from the handle,
  * 0 when it is NULL) is what create set and destroy clears. `type` names the
  * handle's type for the message ("gcol_map_t"). */

@@ -23,7 +23,8 @@ gcol_status_t gcol::detail::map_state_take_latched(map_state *d, const map_state
   if (!h->flags) return GCOL_SUCCESS;
   GCOL_CUDA_TRY(cudaMemsetAsync(&d->flags, 0, sizeof h->flags, s));
   if (h->flags & MAP_FLAG_FULL)
-    return gcol_fail(GCOL_ERROR_FULL, "an earlier insert found no free slot for some keys (latched; they were skipped)");
+    return gcol_fail(GCOL_ERROR_FULL,
+                     "an earlier insert found no free slot for some keys (latched; they were skipped)");
   return gcol_fail(GCOL_ERROR_RESERVED_KEY,
                    "an earlier call's input held a sentinel key (empty_key or erased_key; latched, skipped)");
 }
@@ -39,12 +40,6 @@ gcol_dptr_t keys_arg(const gcol_map *m, const char *name, const void *p, size_t 
 }
 gcol_dptr_t values_arg(const gcol_map *m, const char *name, const void *p, size_t n, const gcol_kv_words_t &w) {
   return gcol_dptr_t{name, p, n, (size_t)m->vb, w.values};
-}
-gcol_dptr_t count_arg(const char *name, const size_t *p) {
-  return gcol_dptr_t{name, p, p ? 1u : 0u, sizeof(size_t), "one size_t"};
-}
-gcol_dptr_t flags_arg(const char *name, const uint8_t *p, size_t n) {
-  return gcol_dptr_t{name, p, n, 1, "uint8_t flags"};
 }
 
 }  // namespace
@@ -101,7 +96,7 @@ gcol_status_t gcol_map_insert(gcol_map_t *m, const void *d_keys, const void *d_v
   GCOL_TRY(check_map(m));
   gcol_kv_words_t w = gcol_kv_words(m->cfg.key_type, m->cfg.value_type);
   gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), values_arg(m, "d_values", d_values, n, w),
-                     count_arg("d_num_inserted", d_num_inserted)};
+                     gcol_count_arg("d_num_inserted", d_num_inserted)};
   GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   return oa_upsert(m, d_keys, d_values, n, {gcol::detail::UPSERT_INSERT, 0, 0}, NULL, NULL, d_num_inserted, s);
 }
@@ -123,7 +118,7 @@ gcol_status_t gcol_map_insert_and_find(gcol_map_t *m, const void *d_keys, const 
   gcol_kv_words_t w = gcol_kv_words(m->cfg.key_type, m->cfg.value_type);
   gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), values_arg(m, "d_values", d_values, n, w),
                      values_arg(m, "d_values_out", d_values_out, n, w),
-                     flags_arg("d_inserted_out", d_inserted_out, d_inserted_out ? n : 0)};
+                     gcol_flags_arg("d_inserted_out", d_inserted_out, d_inserted_out ? n : 0)};
   GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   return oa_upsert(m, d_keys, d_values, n, {gcol::detail::UPSERT_INSERT, 0, 0}, d_values_out, d_inserted_out,
                 NULL, s);
@@ -157,7 +152,7 @@ gcol_status_t gcol_map_contains(const gcol_map_t *m, const void *d_keys, size_t 
   api_scope r("gcol_map_contains");
   GCOL_TRY(check_map(m));
   gcol_kv_words_t w = gcol_kv_words(m->cfg.key_type, m->cfg.value_type);
-  gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), flags_arg("d_found_out", d_found_out, n)};
+  gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), gcol_flags_arg("d_found_out", d_found_out, n)};
   GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   return oa_lookup(m, d_keys, n, d_found_out, true, s);
 }
@@ -167,7 +162,7 @@ gcol_status_t gcol_map_erase(gcol_map_t *m, const void *d_keys, size_t n, size_t
   api_scope r("gcol_map_erase");
   GCOL_TRY(check_map(m));
   gcol_kv_words_t w = gcol_kv_words(m->cfg.key_type, m->cfg.value_type);
-  gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), count_arg("d_num_erased", d_num_erased)};
+  gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), gcol_count_arg("d_num_erased", d_num_erased)};
   GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   return gcol::detail::oa_erase(m, d_keys, n, d_num_erased, s);
 }

@@ -57,7 +57,7 @@ gcol_status_t gcol_multimap_insert(gcol_multimap_t *m, const void *d_keys, const
   gcol_kv_words_t w = gcol_kv_words(m->cfg.map.key_type, m->cfg.map.value_type);
   gcol_dptr_t a[] = {{"d_keys", d_keys, n, (size_t)m->p.kb, w.keys},
                      {"d_values", d_values, n, (size_t)m->p.vb, w.values},
-                     {"d_num_inserted", d_num_inserted, d_num_inserted ? 1u : 0u, sizeof(size_t), "one size_t"}};
+                     gcol_count_arg("d_num_inserted", d_num_inserted)};
   GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   return gcol::detail::mm_insert(m, d_keys, d_values, n, d_num_inserted, s);
 }
@@ -70,7 +70,7 @@ gcol_status_t gcol_multimap_count(const gcol_multimap_t *m, const void *d_keys, 
   gcol_kv_words_t w = gcol_kv_words(m->cfg.map.key_type, m->cfg.map.value_type);
   gcol_dptr_t a[] = {{"d_keys", d_keys, (d_counts || d_total) ? n : 0, (size_t)m->p.kb, w.keys},
                      {"d_counts", d_counts, d_counts ? n : 0, sizeof(size_t), "size_t counts"},
-                     {"d_total", d_total, d_total ? 1u : 0u, sizeof(size_t), "one size_t"}};
+                     gcol_count_arg("d_total", d_total)};
   GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   return gcol::detail::mm_count(m, d_keys, n, d_counts, d_total, s);
 }

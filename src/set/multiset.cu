@@ -22,9 +22,6 @@ gcol_status_t check_ms(const gcol_multiset *m) {
 gcol_dptr_t keys_arg(const gcol_multiset *m, const char *name, const void *p, size_t n, const gcol_kv_words_t &w) {
   return gcol_dptr_t{name, p, n, (size_t)m->p.kb, w.keys};
 }
-gcol_dptr_t count_arg(const char *name, const size_t *p) {
-  return gcol_dptr_t{name, p, p ? 1u : 0u, sizeof(size_t), "one size_t"};
-}
 
 }  // namespace
 
@@ -62,7 +59,7 @@ gcol_status_t gcol_multiset_insert(gcol_multiset_t *m, const void *d_keys, size_
   api_scope r("gcol_multiset_insert");
   GCOL_TRY(check_ms(m));
   gcol_kv_words_t w = gcol_kv_words(m->cfg.map.key_type, m->cfg.map.key_type);
-  gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), count_arg("d_num_inserted", d_num_inserted)};
+  gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), gcol_count_arg("d_num_inserted", d_num_inserted)};
   GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   return gcol::detail::mm_insert(m, d_keys, NULL, n, d_num_inserted, s);
 }
@@ -74,7 +71,7 @@ gcol_status_t gcol_multiset_count(const gcol_multiset_t *m, const void *d_keys, 
   gcol_kv_words_t w = gcol_kv_words(m->cfg.map.key_type, m->cfg.map.key_type);
   gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, (d_counts || d_total) ? n : 0, w),
                      {"d_counts", d_counts, d_counts ? n : 0, sizeof(size_t), "size_t counts"},
-                     count_arg("d_total", d_total)};
+                     gcol_count_arg("d_total", d_total)};
   GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   return gcol::detail::mm_count(m, d_keys, n, d_counts, d_total, s);
 }
@@ -84,7 +81,7 @@ gcol_status_t gcol_multiset_contains(const gcol_multiset_t *m, const void *d_key
   api_scope r("gcol_multiset_contains");
   GCOL_TRY(check_ms(m));
   gcol_kv_words_t w = gcol_kv_words(m->cfg.map.key_type, m->cfg.map.key_type);
-  gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), {"d_found_out", d_found_out, n, 1, "uint8_t flags"}};
+  gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), gcol_flags_arg("d_found_out", d_found_out, n)};
   GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   return gcol::detail::mm_contains(m, d_keys, n, d_found_out, s);
 }

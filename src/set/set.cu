@@ -51,7 +51,7 @@ gcol_status_t gcol_set_insert(gcol_set_t *m, const void *d_keys, size_t n, size_
   GCOL_TRY(check_set(m));
   gcol_kv_words_t w = gcol_kv_words(m->cfg.key_type, m->cfg.key_type);
   gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w),
-                     {"d_num_inserted", d_num_inserted, d_num_inserted ? 1u : 0u, sizeof(size_t), "one size_t"}};
+                     gcol_count_arg("d_num_inserted", d_num_inserted)};
   GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   return gcol::detail::oa_upsert(m, d_keys, NULL, n, {gcol::detail::UPSERT_INSERT, 0, 0}, NULL, NULL, d_num_inserted,
                                  s);
@@ -62,7 +62,7 @@ gcol_status_t gcol_set_insert_and_contains(gcol_set_t *m, const void *d_keys, si
   api_scope r("gcol_set_insert_and_contains");
   GCOL_TRY(check_set(m));
   gcol_kv_words_t w = gcol_kv_words(m->cfg.key_type, m->cfg.key_type);
-  gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), {"d_inserted_out", d_inserted_out, n, 1, "uint8_t flags"}};
+  gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), gcol_flags_arg("d_inserted_out", d_inserted_out, n)};
   GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   return gcol::detail::oa_upsert(m, d_keys, NULL, n, {gcol::detail::UPSERT_INSERT, 0, 0}, NULL, d_inserted_out, NULL,
                                  s);
@@ -73,7 +73,7 @@ gcol_status_t gcol_set_contains(const gcol_set_t *m, const void *d_keys, size_t 
   api_scope r("gcol_set_contains");
   GCOL_TRY(check_set(m));
   gcol_kv_words_t w = gcol_kv_words(m->cfg.key_type, m->cfg.key_type);
-  gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), {"d_found_out", d_found_out, n, 1, "uint8_t flags"}};
+  gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), gcol_flags_arg("d_found_out", d_found_out, n)};
   GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   return gcol::detail::oa_lookup(m, d_keys, n, d_found_out, true, s);
 }
@@ -83,7 +83,7 @@ gcol_status_t gcol_set_erase(gcol_set_t *m, const void *d_keys, size_t n, size_t
   GCOL_TRY(check_set(m));
   gcol_kv_words_t w = gcol_kv_words(m->cfg.key_type, m->cfg.key_type);
   gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w),
-                     {"d_num_erased", d_num_erased, d_num_erased ? 1u : 0u, sizeof(size_t), "one size_t"}};
+                     gcol_count_arg("d_num_erased", d_num_erased)};
   GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
   return gcol::detail::oa_erase(m, d_keys, n, d_num_erased, s);
 }

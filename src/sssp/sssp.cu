@@ -316,7 +316,8 @@ extern "C" gcol_status_t gcol_sssp_many_to_many(const gcol_graph_t *g, const uin
                      {"d_dist", d_dist, work * num_targets, 4, "float distances"}};
   GCOL_TRY(gcol_check_dptrs_host(a, GCOL_NARGS(a)));
   if (work == 0) return GCOL_SUCCESS;
-  GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
+  GCOL_TRY(gcol_require_device());
+  GCOL_TRY(gcol_check_dptrs_device(a, GCOL_NARGS(a)));
   if (g->kind == GCOL_GRAPH_GRID) {
     gcol::detail::grid_view v;
     v.cost = g->cost, v.faces = g->faces, v.n = g->n, v.nx = g->nx, v.ny = g->ny;
