@@ -254,14 +254,15 @@ static int export_registers(const gcol_hll_t *h, int p, uint32_t *reg) {
   return bad;
 }
 
-/* Registers equal the reference's bit for bit, for every precision layout
- * (bytes up to 17, 6-bit fields at 18), 4- and 8-byte items, with
+/* Registers equal the reference's bit for bit, for every shared layout
+ * (32-bit words up to 14, 6-bit thermometer fields from 15, whose ranks
+ * above 6 go to the global registers), 4- and 8-byte items, with
  * duplicates, and a size that leaves a partial chunk; the estimate is the
  * estimator's over those registers. */
 TEST(hll_matches_cpu_reference) {
   REQUIRE_GPU();
-  int ps[] = {4, 9, 13, 16, 17, 18};
-  for (int pi = 0; pi < 6; ++pi)
+  int ps[] = {4, 9, 13, 14, 15, 16, 17, 18};
+  for (int pi = 0; pi < 8; ++pi)
     for (int w = 0; w < 2; ++w) {
       int p = ps[pi];
       size_t ib = w ? 8 : 4, n = cap(200000 + 12345);

@@ -33,10 +33,11 @@ gcol_status_t check_hll(const gcol_hll *h) {
 template <int P, int CANON, class T>
 cudaError_t launch_add(const gcol_hll *h, const void *items, size_t n, cudaStream_t s) {
   auto k = gcol::detail::hll_add_kernel<P, CANON, T>;
-  size_t smem = gcol::detail::hll_smem<P>::words * sizeof(uint32_t);
+  size_t smem = gcol::detail::hll_layout<P>::bytes;
   cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e != cudaSuccess) return e;
-  size_t threads = (n + gcol::detail::kHllUnroll - 1) / gcol::detail::kHllUnroll;
+  constexpr int unroll = gcol::detail::hll_unroll<T>();
+  size_t threads = (n + unroll - 1) / unroll;
   unsigned grid = grid_fill(k, gcol::detail::kHllBlock, h->num_sms, threads, smem);
   k<<<grid, gcol::detail::kHllBlock, smem, s>>>(h->v, (const T *)items, n);
   return cudaGetLastError();

@@ -3,23 +3,26 @@
  * into the global registers at the end, so the input is read at memory
  * speed and global atomics are at most m per block, not one per item.
  *
- * Shared registers are packed F to a 32-bit word, W bits each: bytes (4 x 8)
- * up to precision 17 (128 KiB), 6-bit fields (5 x 6) at precision 18 (2^18
- * bytes would be 256 KiB, past the SM's 227 KiB; 5 x 6 bits take 205 KiB).
- * An item reads its register's word and only when its rank is larger raises
- * it with a compare-and-swap loop: after the first few items per register,
- * most items only read. The precision is a template parameter, so the hash
- * is split with constant shifts (the kernel is bound by integer
- * instructions, not by the input read).
+ * Two shared layouts (hll_layout), both updated with one native shared
+ * atomic and no compare-and-swap loop:
+ *  - FIELD 32, up to precision 14 (64 KiB): one 32-bit word per register,
+ *    read first and raised with atomicMax only where the rank is larger;
+ *  - FIELD 6, precisions 15..18: five 6-bit fields per word (205 KiB at
+ *    p 18) holding ranks 1..6 as thermometer codes (rank r = its r low bits
+ *    set). The OR of two codes is the code of their maximum, so an item ORs
+ *    its code in (after a read shows a bit missing); the 1/64 of items with a
+ *    larger rank raise the global register directly, as the device API does.
+ *    Merged register = max(popcount(field), global).
+ * The packed byte fields with a CAS loop that shipped before ran at 150-265
+ * G items/s on an H100: lanes that had to raise a field diverged into the
+ * loop (half a warp active on average, ncu); these run at 320-385 (1e9 u64
+ * items, exp sweep in bench/RESULTS.md). Thermometer fields at p <= 14 lose
+ * to 32-bit words (few registers: the overflow atomics contend).
  *
  * The merge: block b walks the registers from its own offset (b * m / grid),
  * reading each global register first and using atomicMax only where its own
- * is larger. Blocks finish together; walking in the same order, each would
- * find every global register still low and all would take the atomic (m x
- * blocks atomics, 35M at precision 18). Staggered, a register meets the
- * blocks one after another and only the few blocks holding a new maximum
- * write it. H100, 1e9 items (with the constant shifts, same day): p 17
- * 6.98 -> 4.01 ms, p 18 9.17 -> 4.43 ms; p 13 6.55 -> 6.35 ms. */
+ * is larger. Staggered, a register meets the blocks one after another and
+ * only the few holding a new maximum write it. */
 #ifndef GCOL_SRC_HLL_HLL_KERNELS_CUH
 #define GCOL_SRC_HLL_HLL_KERNELS_CUH
 
@@ -30,25 +33,38 @@ namespace gcol {
 namespace detail {
 
 constexpr int kHllBlock = 1024;
-constexpr int kHllUnroll = 8; /* independent loads in flight per thread */
+
+/* Items per thread and step: 32 bytes of loads in flight. */
+template <class T>
+constexpr int hll_unroll() {
+  return sizeof(T) == 4 ? 8 : 4;
+}
 
 template <int P>
-struct hll_smem {
-  static constexpr int F = P <= 17 ? 4 : 5; /* fields per word */
-  static constexpr int W = P <= 17 ? 8 : 6; /* bits per field */
+struct hll_layout {
+  static constexpr int FIELD = P <= 14 ? 32 : 6;   /* bits per register */
+  static constexpr uint32_t F = 32 / FIELD;        /* registers per word */
   static constexpr size_t words = ((size_t(1) << P) + F - 1) / F;
-  uint32_t *w;
-  __device__ __forceinline__ uint32_t get(uint32_t i) const {
-    return (((volatile uint32_t *)w)[i / F] >> ((i % F) * W)) & ((1u << W) - 1);
-  }
-  __device__ __forceinline__ void raise(uint32_t i, uint32_t rank) const {
-    uint32_t *word = w + i / F, sh = (i % F) * W, mask = ((1u << W) - 1) << sh;
-    uint32_t old = *(volatile uint32_t *)word;
-    while (((old & mask) >> sh) < rank) {
-      uint32_t prev = atomicCAS(word, old, (old & ~mask) | (rank << sh));
-      if (prev == old) break;
-      old = prev;
+  static constexpr size_t bytes = words * sizeof(uint32_t);
+
+  /* Take one item's (index, rank) into the block's words w; ranks a
+   * thermometer field cannot hold go to the global registers g. */
+  static __device__ __forceinline__ void take(uint32_t *w, uint32_t *g, hll_slot s) {
+    if constexpr (FIELD == 32) {
+      if (((volatile uint32_t *)w)[s.index] < s.rank) atomicMax(w + s.index, s.rank);
+    } else {
+      if (s.rank <= (uint32_t)FIELD) {
+        uint32_t code = ((1u << s.rank) - 1) << ((s.index % F) * FIELD);
+        if ((((volatile uint32_t *)w)[s.index / F] & code) != code) atomicOr(w + s.index / F, code);
+      } else if (*(volatile uint32_t *)(g + s.index) < s.rank) {
+        atomicMax(g + s.index, s.rank);
+      }
     }
+  }
+  /* The block's rank of register i. */
+  static __device__ __forceinline__ uint32_t rank(const uint32_t *w, uint32_t i) {
+    if constexpr (FIELD == 32) return w[i];
+    else return (uint32_t)__popc((w[i / F] >> ((i % F) * FIELD)) & ((1u << FIELD) - 1));
   }
 };
 
@@ -61,31 +77,27 @@ __device__ __forceinline__ uint64_t hll_bits(T x) {
 }
 
 template <int P, int CANON, class T>
-__device__ __forceinline__ void hll_take(const hll_smem<P> &r, T item, uint64_t seed) {
-  hll_slot s = hll_slot_of(hll_bits<CANON>(item), seed, P); /* P constant: constant shifts */
-  r.raise(s.index, s.rank);
-}
-
-template <int P, int CANON, class T>
 __global__ void __launch_bounds__(kHllBlock) hll_add_kernel(gcol_hll_view_t v, const T *__restrict__ items, size_t n) {
-  extern __shared__ uint32_t smem[];
-  hll_smem<P> r{smem};
-  for (size_t i = threadIdx.x; i < hll_smem<P>::words; i += blockDim.x) smem[i] = 0;
+  typedef hll_layout<P> L;
+  constexpr int U = hll_unroll<T>();
+  extern __shared__ uint32_t w[];
+  for (size_t i = threadIdx.x; i < L::words; i += blockDim.x) w[i] = 0;
   __syncthreads();
 
   const uint64_t seed = v.seed;
-  const size_t chunk = (size_t)blockDim.x * kHllUnroll;
+  uint32_t *g = v.registers;
+  const size_t chunk = (size_t)blockDim.x * U;
   for (size_t base = (size_t)blockIdx.x * chunk; base < n; base += (size_t)gridDim.x * chunk) {
     if (base + chunk <= n) {
-      T x[kHllUnroll];
+      T x[U];
 #pragma unroll
-      for (int k = 0; k < kHllUnroll; ++k) x[k] = __ldcs(items + base + k * blockDim.x + threadIdx.x);
+      for (int k = 0; k < U; ++k) x[k] = __ldcs(items + base + k * blockDim.x + threadIdx.x);
 #pragma unroll
-      for (int k = 0; k < kHllUnroll; ++k) hll_take<P, CANON>(r, x[k], seed);
+      for (int k = 0; k < U; ++k) L::take(w, g, hll_slot_of(hll_bits<CANON>(x[k]), seed, P));
     } else {
-      for (int k = 0; k < kHllUnroll; ++k) {
+      for (int k = 0; k < U; ++k) {
         size_t i = base + k * blockDim.x + threadIdx.x;
-        if (i < n) hll_take<P, CANON>(r, items[i], seed);
+        if (i < n) L::take(w, g, hll_slot_of(hll_bits<CANON>(items[i]), seed, P));
       }
     }
   }
@@ -93,8 +105,8 @@ __global__ void __launch_bounds__(kHllBlock) hll_add_kernel(gcol_hll_view_t v, c
   constexpr uint32_t m = 1u << P;
   uint32_t start = (uint32_t)(((uint64_t)blockIdx.x * m / gridDim.x) & ~31ull);
   for (uint32_t j = threadIdx.x; j < m; j += blockDim.x) {
-    uint32_t i = (j + start) & (m - 1), rank = r.get(i);
-    if (rank > *(volatile uint32_t *)(v.registers + i)) atomicMax(v.registers + i, rank);
+    uint32_t i = (j + start) & (m - 1), rank = L::rank(w, i);
+    if (rank > *(volatile uint32_t *)(g + i)) atomicMax(g + i, rank);
   }
 }
 
