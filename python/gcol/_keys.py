@@ -19,6 +19,7 @@ import random
 
 from ._errors import FullError, InvalidArgumentError, ReservedKeyError
 from ._map import Map
+from ._set import Set
 from ._xp import adopt
 
 KEY_DTYPES = ("int32", "uint32", "int64", "uint64", "float32", "float64")
@@ -66,6 +67,11 @@ class Keys:
         """A fixed-capacity gcol.Map from these keys' bits to value_dtype."""
         return Map(self.kdtype, value_dtype, capacity, empty_key=self.sentinels[0],
                    erased_key=self.sentinels[1], stream=stream, allocator=self.backend.name)
+
+    def set(self, capacity, stream):
+        """A fixed-capacity gcol.Set of these keys' bits (no values: half a map's bytes)."""
+        return Set(self.kdtype, capacity, empty_key=self.sentinels[0], erased_key=self.sentinels[1],
+                   stream=stream, allocator=self.backend.name)
 
     def values(self, bits):
         """Bits of keys (from a map) as an array of the keys' dtype."""

@@ -123,16 +123,18 @@ class _Keys(Container):
 class Set(_Keys):
     """A GPU hash set of key_dtype (32/64-bit integers) on gcol_set_t: a Map
     without values (half its bytes), with Map's sentinels, growth, streams and
-    errors. len(), size(), retrieve_all() and status() wait for the stream."""
+    errors. len(), size(), retrieve_all() and status() wait for the stream.
+    allocator: None, "torch" or "cupy", as Map's."""
 
     _destroy_name, _prefix = "set_destroy", "set_"
 
     def __init__(self, key_dtype, capacity, growable=False, max_load_factor=None, empty_key=None,
-                 erased_key=None, seed=None, stream=None, growth_factor=None):
+                 erased_key=None, seed=None, stream=None, growth_factor=None, allocator=None):
         super().__init__()
         self._f = _bind(self._f)
         self.key_dtype, self._cfg = set_config(self._f, key_dtype, capacity, growable, max_load_factor, empty_key,
                                                erased_key, seed, growth_factor)
+        self._use_allocator(self._cfg, allocator)
         self._create(self._cfg, stream)
 
     @property
@@ -170,11 +172,12 @@ class Multiset(_Keys):
     _destroy_name, _prefix = "multiset_destroy", "multiset_"
 
     def __init__(self, key_dtype, capacity, max_load_factor=None, empty_key=None, erased_key=None, seed=None,
-                 stream=None):
+                 stream=None, allocator=None):
         super().__init__()
         self._f = _bind(self._f)
         self.key_dtype, self._cfg = set_config(self._f, key_dtype, capacity, False, max_load_factor, empty_key,
                                                erased_key, seed, None)
+        self._use_allocator(self._cfg, allocator)
         self._create(self._cfg, stream)
 
     def insert(self, keys, stream=None):

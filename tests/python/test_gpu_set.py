@@ -70,3 +70,16 @@ def test_set_full_and_reserved(xp):
         s.status()
     with pytest.raises(gcol.InvalidArgumentError):
         s.insert(xp.dev(np.array([1, 2], dtype="int32")))
+
+
+@pytest.mark.parametrize("kind", ["set", "multiset"])
+def test_tables_from_the_array_librarys_pool(xp, rng, kind):
+    """allocator="torch"/"cupy": the table comes from the library's own pool and works as ever."""
+    keys = random_keys(rng, 20_000, "int64", distinct=5_000)
+    t = (gcol.Set("int64", 64, growable=True, allocator=xp.name) if kind == "set"
+         else gcol.Multiset("int64", 2 * len(keys), allocator=xp.name))
+    t.insert(xp.dev(keys))
+    want = set(keys.tolist()) if kind == "set" else Counter(keys.tolist())
+    got = xp.host(t.retrieve_all()).tolist()
+    assert (set(got) if kind == "set" else Counter(got)) == want
+    t.close()

@@ -40,7 +40,7 @@ def fake_adopt(obj, what):
     return _xp.Adopted(obj, NumpyBackend(), None), FakeView(obj)
 
 
-CREATED = []  # (kind, capacity) of every fake map made
+CREATED = []  # (kind, capacity) of every fake map or set made
 
 
 class FakeMap:
@@ -109,6 +109,20 @@ class FakeMap:
         return np.array([k in self.d for k in keys.tolist()], dtype=bool)
 
 
+class FakeSet(FakeMap):
+    """gcol.Set's contract: FakeMap's without values."""
+
+    def __init__(self, key_dtype, capacity, empty_key=None, erased_key=None, stream=None, allocator=None):
+        super().__init__(key_dtype, key_dtype, capacity, empty_key, erased_key, stream)
+        CREATED[-1] = ("set", capacity)
+
+    def insert(self, keys, stream=None):
+        super().insert(keys, keys)
+
+    def retrieve_all(self, stream=None):
+        return super().retrieve_all()[0]
+
+
 class FakeMultimap(FakeMap):
     def __init__(self, key_dtype, value_dtype, capacity, engine="open", empty_key=None, erased_key=None,
                  stream=None, allocator=None):
@@ -136,6 +150,7 @@ def model(monkeypatch):
     monkeypatch.setattr(_keys, "adopt", fake_adopt)
     monkeypatch.setattr(_groupby, "adopt", fake_adopt)
     monkeypatch.setattr(_keys, "Map", FakeMap)
+    monkeypatch.setattr(_keys, "Set", FakeSet)
     monkeypatch.setattr(_join, "Multimap", FakeMultimap)
     monkeypatch.setattr(_keys, "SAMPLE", 8)  # estimates from 8 keys once n > 32
     CREATED.clear()
@@ -197,13 +212,14 @@ def test_keys_holding_both_ends_get_sentinels_they_lack():
     np.testing.assert_array_equal(values, np.sort(x))
 
 
-def test_a_map_too_small_is_made_again_larger():
+def test_a_set_too_small_is_made_again_larger():
     x = np.arange(1000, dtype="int64") % 400  # the 8-key sample sees only singletons...
     x[:40] = 7  # ... mostly
     values = gcol.unique(x)
     assert sorted(values.tolist()) == list(range(400))
-    capacities = [c for kind, c in CREATED if kind == "map"]
-    assert capacities[-1] >= 400
+    assert {kind for kind, _ in CREATED} == {"set"}  # keys only: no map, no values
+    capacities = [c for kind, c in CREATED]
+    assert len(capacities) > 1 and capacities[-1] >= 400
 
 
 def test_estimate_sizes_the_map_from_the_sample():
