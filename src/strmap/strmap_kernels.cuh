@@ -280,9 +280,9 @@ __global__ void rows_kernel(table t, rows_in<OffT> in, call_tmp c, void *out, in
     while (longs) {
       int src = __ffs(longs) - 1;
       longs &= longs - 1;
-      sview ls = s;
-      ls.start = __shfl_sync(0xffffffffu, s.start, src);
-      ls.len = __shfl_sync(0xffffffffu, s.len, src);
+      /* every lane's view of the row (lanes past n or with a bad row hold none) */
+      sview ls = {in.chars, in.chars_bytes, __shfl_sync(0xffffffffu, s.start, src),
+                  __shfl_sync(0xffffffffu, s.len, src)};
       do_row<OP>(warp{lane}, t, in, c, (uint32_t)(base + src), ls, out, vb, empty_value);
     }
   }
