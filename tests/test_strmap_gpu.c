@@ -8,7 +8,7 @@
 #include "test_util.h"
 #include "strmap/strmap_internal.h"
 
-/* ---- the CPU model: strings in first-seen order with their values ---- */
+/* ---- the CPU model: strings in first-seen order with their values (copies) ---- */
 typedef struct {
   size_t count, cap, table_cap;
   const unsigned char **str;
@@ -34,6 +34,7 @@ static void model_init(model_t *m, size_t cap) {
   for (size_t i = 0; i < m->table_cap; ++i) m->table[i] = -1;
 }
 static void model_free(model_t *m) {
+  for (size_t e = 0; e < m->count; ++e) free((void *)m->str[e]);
   free(m->str);
   free(m->len);
   free(m->val);
@@ -56,7 +57,9 @@ static int64_t model_add(model_t *m, const unsigned char *s, uint32_t n, uint64_
   *added = e < 0;
   if (e >= 0) return e;
   e = (int64_t)m->count++;
-  m->str[e] = s;
+  unsigned char *copy = (unsigned char *)malloc(n + 1); /* the model owns its strings: columns are freed */
+  if (n) memcpy(copy, s, n);
+  m->str[e] = copy;
   m->len[e] = n;
   m->val[e] = v;
   m->table[slot] = e;
