@@ -1098,8 +1098,9 @@ GCOL_API gcol_status_t gcol_hll_device_view(const gcol_hll_t *hll, gcol_hll_view
  * released) and no output to rely on. Offsets shorter than n + 1 entries
  * cannot be seen (only the first element's address is checked, as for
  * every pointer): the caller's bug.
- * Every call that takes strings therefore synchronizes s once (twice when
- * it must grow the arena); besides that, growth as the map's ("Growth"
+ * Every call that takes strings therefore synchronizes s once (an insert
+ * reads its verdict and how many strings and bytes it adds, then sizes the
+ * arena and commits); besides that, growth as the map's ("Growth"
  * above, counting every row as possibly new), and a growable strmap never
  * reports GCOL_ERROR_FULL. Limits: n <= GCOL_STRMAP_MAX_ROWS per call and
  * at most GCOL_STRMAP_MAX_ROWS distinct strings (INVALID_ARGUMENT /
