@@ -53,6 +53,9 @@ LIB_C   += src/set/set_config.c
 # sketches (issue 24): the Bloom filter and HyperLogLog
 LIB_C   += src/bloom/bloom_math.c src/hll/hll_estimate.c
 LIB_CU  += src/bloom/bloom.cu src/hll/hll.cu
+# the string dictionary (issue 25)
+LIB_C   += src/strmap/strmap_config.c
+LIB_CU  += src/strmap/strmap.cu src/strmap/strmap_host.cu
 # Sources compiled twice: shipped (only the kernel variants the policy rows
 # select, no test hooks) and, with -DGCOL_TESTING, for tests and benchmarks
 # (every variant the sweeps need, the solver's hooks) in libgcol_testing.a.
@@ -197,6 +200,7 @@ BENCHES  += $(BUILD)/bench/bench_map_device
 BENCHES  += $(BUILD)/bench/bench_call_overhead
 BENCHES  += $(BUILD)/bench/bench_set
 BENCHES  += $(BUILD)/bench/bench_sketch
+BENCHES  += $(BUILD)/bench/bench_strmap
 # bench_compact also times cub::DeviceSelect::Flagged called directly
 $(BUILD)/bench/bench_compact: $(BUILD)/bench/bench_compact_cub.o
 
@@ -226,6 +230,7 @@ bench: $(BENCHES) $(BENCH_DIST)
 	$(BUILD)/bench/bench_call_overhead
 	$(BUILD)/bench/bench_set
 	$(BUILD)/bench/bench_sketch
+	$(BUILD)/bench/bench_strmap
 	$(BENCH_DIST)
 
 bench-python: all

@@ -1045,6 +1045,181 @@ typedef struct {
 } gcol_hll_view_t;
 GCOL_API gcol_status_t gcol_hll_device_view(const gcol_hll_t *hll, gcol_hll_view_t *view_out);
 
+/* ------------------------------------------------------------------------ */
+/* String dictionary (byte-string keys; issue 25)                           */
+/* ------------------------------------------------------------------------ */
+/* gcol_strmap_t maps byte strings of any length (0 to
+ * GCOL_STRMAP_MAX_KEY_BYTES bytes) to values: dense ids numbered in
+ * first-seen order (dictionary encoding), or values of any gcol_type_t
+ * (a map; insert_or_apply is a string group-by). Strings are compared as
+ * bytes; the empty string is a key like any other.
+ *
+ *   gcol_strmap_config_t cfg = gcol_strmap_config_default(GCOL_U32);
+ *   gcol_strmap_t *m;
+ *   gcol_strmap_create(&m, &cfg, s);
+ *   gcol_strings_t col = {d_offsets, GCOL_I32, d_chars, chars_bytes, n};
+ *   gcol_strmap_insert_and_find(m, &col, NULL, d_ids, NULL, s);   ids per row
+ *   gcol_strmap_retrieve_all(m, NULL, GCOL_I32, NULL, NULL, &k, &bytes, s);
+ *   ... allocate k + 1 offsets, bytes chars, k values ...
+ *   gcol_strmap_retrieve_all(m, d_dict_off, GCOL_I32, d_dict_chars, d_dict_ids, &k, &bytes, s);
+ *
+ * Strings come Arrow-style (gcol_strings_t): string i is the bytes
+ * d_chars[offsets[i] .. offsets[i + 1]), so n strings take n + 1 offsets
+ * (int32 or int64, as Arrow's StringArray / LargeStringArray; offsets[0]
+ * need not be 0, as in a sliced array). The map copies the bytes of every
+ * new string into an arena of its own (allocated through cfg.allocator):
+ * the inputs may be freed once the call's work on the stream is done.
+ *
+ * Guarantees:
+ *  - Linearizable per key: calls are ordered on their stream and a call
+ *    sees every string of the calls before it. Inside one call, every
+ *    occurrence of a string resolves to one entry (duplicates in a batch are
+ *    stored once).
+ *  - First-seen order: the strings new to a call become entries in the
+ *    order of their first row in the call. With dense ids (d_values NULL),
+ *    the id of a new string is the number of strings stored before the call
+ *    plus its rank among the call's new strings by first row, so ids are
+ *    0, 1, 2, ... over the map's life (until clear) and deterministic.
+ *  - With user values, a new string takes the value of its first row.
+ *  - retrieve_all lists the strings in entry order: for a map filled with
+ *    dense ids, string i has id i (the dictionary, as Arrow has it).
+ *  - Erase is not offered: entries are never removed (clear empties the
+ *    map), which is what keeps ids dense and retrieve_all a copy.
+ *
+ * Checks of the strings (every call that takes them): on the host, as for
+ * any call, NULL, alignment (offsets 4- or 8-byte aligned) and memory kind;
+ * d_chars may be NULL only when chars_bytes is 0. On the device, each row
+ * checks 0 <= offsets[i] <= offsets[i + 1] <= chars_bytes and a length of at
+ * most GCOL_STRMAP_MAX_KEY_BYTES, during the call's first pass (no extra
+ * pass over the data; the kernels read no byte outside [0, chars_bytes) of
+ * d_chars). The call then synchronizes s once to read the verdict: a bad
+ * row makes it return GCOL_ERROR_INVALID_ARGUMENT naming the first bad row
+ * and the rule, with the map unchanged (slots the call had claimed are
+ * released) and no output to rely on. Offsets shorter than n + 1 entries
+ * cannot be seen (only the first element's address is checked, as for
+ * every pointer): the caller's bug.
+ * Every call that takes strings therefore synchronizes s once (an insert
+ * reads its verdict and how many strings and bytes it adds, then sizes the
+ * arena and commits); besides that, growth as the map's ("Growth"
+ * above, counting every row as possibly new), and a growable strmap never
+ * reports GCOL_ERROR_FULL. Limits: n <= GCOL_STRMAP_MAX_ROWS per call and
+ * at most GCOL_STRMAP_MAX_ROWS distinct strings (INVALID_ARGUMENT /
+ * OUT_OF_MEMORY beyond). Memory: 8 bytes per slot, 28 per entry (slots *
+ * max_load_factor of them are allocated), the arena (the distinct strings'
+ * bytes, grown by doubling), and during an insert-type call about 60 bytes
+ * per row of temporary storage from the allocator. */
+#define GCOL_STRMAP_MAX_KEY_BYTES ((size_t)1 << 24) /* 16 MiB per string */
+#define GCOL_STRMAP_MAX_ROWS ((size_t)0x7ffffffd)    /* rows per call; distinct strings */
+
+typedef struct gcol_strmap gcol_strmap_t;
+
+/* A column of n byte strings on the device (plain struct, read during the
+ * call only). */
+typedef struct {
+  const void *d_offsets;   /* device, n + 1 offsets of offset_type (NULL only when n == 0) */
+  gcol_type_t offset_type; /* GCOL_I32 or GCOL_I64 (else INVALID_ARGUMENT) */
+  const void *d_chars;     /* device, chars_bytes bytes (NULL only when chars_bytes == 0) */
+  size_t chars_bytes;      /* bytes at d_chars: every offset must be <= this */
+  size_t n;                /* strings */
+} gcol_strings_t;
+
+typedef struct {
+  GCOL_CONFIG_HEADER
+  gcol_type_t value_type;  /* any gcol_type_t; dense ids need an integer type
+                              (GCOL_U32 holds up to 2^32 - 1 ids) */
+  size_t capacity;         /* lower bound on slots (>= 1); rounded up to a
+                              prime number of 8-slot buckets */
+  double max_load_factor;  /* as gcol_map_config_t's; default 0.8 */
+  int growable;            /* default 1 (grows as strings arrive, as a
+                              growable map); 0: fixed, rows that find no slot
+                              are skipped and GCOL_ERROR_FULL latched */
+  uint64_t empty_value;    /* what find writes for an absent string; default
+                              all ones of the value width */
+  uint64_t seed;           /* hash seed */
+  gcol_allocator_t allocator; /* slots, entries, arena and temporaries */
+  int growth_factor;       /* as gcol_map_config_t's: 0 or 2 (default), 4, 8 */
+} gcol_strmap_config_t;
+
+/* The defaults above for a value type, the header set. Needs no device. */
+GCOL_API gcol_strmap_config_t gcol_strmap_config_default(gcol_type_t value);
+
+/* Create an empty strmap (*m NULL on failure). Errors: INVALID_ARGUMENT (a
+ * config rule, before NO_DEVICE), NO_DEVICE, OUT_OF_MEMORY, CUDA. */
+GCOL_API gcol_status_t gcol_strmap_create(gcol_strmap_t **m, const gcol_strmap_config_t *cfg, cudaStream_t s);
+
+/* Free (NULL or destroyed: no-op), stream-ordered on the last call's stream. */
+GCOL_API void gcol_strmap_destroy(gcol_strmap_t *m);
+
+/* Insert the strings of keys; a string already present keeps its value.
+ *   keys            host struct (not NULL) describing device strings
+ *   d_values        device, n values of value_type: a new string takes the
+ *                   value of its first row; NULL: dense ids in first-seen
+ *                   order (value_type must be an integer type)
+ *   d_num_inserted  device, one size_t, or NULL: strings this call added
+ * Synchronizes s once (see above). */
+GCOL_API gcol_status_t gcol_strmap_insert(gcol_strmap_t *m, const gcol_strings_t *keys, const void *d_values,
+                                          size_t *d_num_inserted, cudaStream_t s);
+
+/* Insert like gcol_strmap_insert and write, per row i, the value stored for
+ * string i after the call (its id with d_values NULL: dictionary encoding)
+ * and whether row i inserted it (1 for the first row of each new string).
+ *   d_values_out    device, n values (not NULL when n > 0)
+ *   d_inserted_out  device, n bytes, or NULL
+ * Rows skipped in a full fixed strmap get empty_value and 0. */
+GCOL_API gcol_status_t gcol_strmap_insert_and_find(gcol_strmap_t *m, const gcol_strings_t *keys,
+                                                   const void *d_values, void *d_values_out,
+                                                   uint8_t *d_inserted_out, cudaStream_t s);
+
+/* String group-by: an absent string is stored with the value of its first
+ * row, then every other row applies op to the stored value atomically
+ * (gcol_op_t's one meaning, as gcol_map_insert_or_apply: a column of ones
+ * under GCOL_OP_ADD counts each string).
+ *   d_values  device, n values of value_type (not NULL when n > 0)
+ *   op        GCOL_OP_ADD, GCOL_OP_MIN or GCOL_OP_MAX */
+GCOL_API gcol_status_t gcol_strmap_insert_or_apply(gcol_strmap_t *m, const gcol_strings_t *keys,
+                                                   const void *d_values, gcol_op_t op, cudaStream_t s);
+
+/* d_values_out[i] = the value of string i, or empty_value where absent.
+ * Synchronizes s once (the strings' verdict). */
+GCOL_API gcol_status_t gcol_strmap_find(const gcol_strmap_t *m, const gcol_strings_t *keys, void *d_values_out,
+                                        cudaStream_t s);
+
+/* d_found_out[i] = 1 if string i is present, else 0 (device, n bytes).
+ * Synchronizes s once. */
+GCOL_API gcol_status_t gcol_strmap_contains(const gcol_strmap_t *m, const gcol_strings_t *keys,
+                                            uint8_t *d_found_out, cudaStream_t s);
+
+/* Every stored string, Arrow-style, in entry order (see the guarantees),
+ * with its value. Two phases:
+ *  - d_offsets_out NULL: only *h_count_out (strings) and *h_chars_bytes_out
+ *    (their bytes) are written; no device work, no synchronization.
+ *  - else: d_offsets_out (device, count + 1 offsets of offset_type, aligned
+ *    to it; offsets start at 0), d_chars_out (device, chars_bytes bytes;
+ *    NULL allowed when that is 0), d_values_out (device, count values, or
+ *    NULL) are written, and the counts; synchronizes s and returns (and
+ *    clears) a latched GCOL_ERROR_FULL after writing.
+ *   offset_type  GCOL_I32 or GCOL_I64 (I32 with more than INT32_MAX bytes:
+ *                INVALID_ARGUMENT)
+ *   h_count_out, h_chars_bytes_out  host (never NULL) */
+GCOL_API gcol_status_t gcol_strmap_retrieve_all(gcol_strmap_t *m, void *d_offsets_out, gcol_type_t offset_type,
+                                                void *d_chars_out, void *d_values_out, size_t *h_count_out,
+                                                size_t *h_chars_bytes_out, cudaStream_t s);
+
+/* Stored strings to *h_size_out. Synchronizes s; returns (and clears) a
+ * latched GCOL_ERROR_FULL after writing it. */
+GCOL_API gcol_status_t gcol_strmap_size(gcol_strmap_t *m, size_t *h_size_out, cudaStream_t s);
+
+/* Slots to *h_capacity_out; host-side. */
+GCOL_API gcol_status_t gcol_strmap_capacity(const gcol_strmap_t *m, size_t *h_capacity_out);
+
+/* Remove every string (ids restart at 0) and the latched error; keeps the
+ * slots and the arena's memory. Asynchronous. */
+GCOL_API gcol_status_t gcol_strmap_clear(gcol_strmap_t *m, cudaStream_t s);
+
+/* Synchronizes s; returns and clears the latched GCOL_ERROR_FULL, or a CUDA
+ * error of earlier work on s, or GCOL_SUCCESS. */
+GCOL_API gcol_status_t gcol_strmap_status(gcol_strmap_t *m, cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -32,6 +32,10 @@ from ._isin import isin
 from ._join import join
 from ._unique import unique
 
+# ---- string dictionary (issue 25) ----------------------------------------------
+from ._strmap import (StringMap, dictionary_encode, strings_from_arrow, strings_from_list, strings_to_arrow,
+                      strings_to_list, value_counts)
+
 
 def library_path():
     """The path of the libgcol.so in use (loading it if needed)."""
@@ -50,3 +54,5 @@ __all__ = ["Map", "Multimap", "Graph", "shortest_paths", "Op", "ADD", "MIN", "MA
            "InvalidArgumentError", "OutOfMemoryError", "NoDeviceError", "CudaError", "FullError",
            "ReservedKeyError", "NcclError", "LibraryNotFoundError", "library_path", "version", "__version__",
            "unique", "groupby_reduce", "isin", "join"]
+__all__ += ["StringMap", "dictionary_encode", "value_counts", "strings_from_arrow", "strings_from_list",
+            "strings_to_arrow", "strings_to_list"]

@@ -1,0 +1,331 @@
+"""gcol.StringMap and the string functions (gcol_strmap_t, issue 25).
+
+Strings are Arrow-style columns on the device: ``offsets`` (int32 or int64,
+n + 1 entries; string i is ``chars[offsets[i]:offsets[i + 1]]``) and
+``chars`` (uint8 or int8). Helpers convert from and to a host
+``pyarrow.StringArray`` / ``LargeStringArray`` and a list of ``str``.
+
+Self-contained: the config and column structs and the C signatures are
+declared here and bound to the loaded library on first use."""
+import ctypes
+from ctypes import POINTER, c_double, c_int, c_size_t, c_uint32, c_uint64, c_void_p
+
+from . import _arrays, _dtypes, _lib
+from ._errors import InvalidArgumentError
+from ._handle import Handle, non_negative, raise_unless_latched
+from ._map import ADD, Op
+
+
+class StrmapConfig(ctypes.Structure):
+    """gcol_strmap_config_t (GCOL_CONFIG_HEADER first)."""
+    _fields_ = [("size", c_size_t), ("magic", c_uint32), ("version", c_uint32), ("value_type", c_int),
+                ("capacity", c_size_t), ("max_load_factor", c_double), ("growable", c_int),
+                ("empty_value", c_uint64), ("seed", c_uint64), ("alloc", c_void_p), ("free", c_void_p),
+                ("ctx", c_void_p), ("growth_factor", c_int)]
+
+
+class Strings(ctypes.Structure):
+    """gcol_strings_t."""
+    _fields_ = [("d_offsets", c_void_p), ("offset_type", c_int), ("d_chars", c_void_p), ("chars_bytes", c_size_t),
+                ("n", c_size_t)]
+
+
+_P, _N, _E, _SP = c_void_p, c_size_t, c_int, POINTER(c_size_t)
+_S = POINTER(Strings)
+_SIGNATURES = {
+    "strmap_config_default": (StrmapConfig, (_E,)),
+    "strmap_create": (c_int, (POINTER(c_void_p), POINTER(StrmapConfig), _P)),
+    "strmap_destroy": (None, (_P,)),
+    "strmap_insert": (c_int, (_P, _S, _P, _P, _P)),
+    "strmap_insert_and_find": (c_int, (_P, _S, _P, _P, _P, _P)),
+    "strmap_insert_or_apply": (c_int, (_P, _S, _P, _E, _P)),
+    "strmap_find": (c_int, (_P, _S, _P, _P)),
+    "strmap_contains": (c_int, (_P, _S, _P, _P)),
+    "strmap_retrieve_all": (c_int, (_P, _P, _E, _P, _P, _SP, _SP, _P)),
+    "strmap_size": (c_int, (_P, _SP, _P)),
+    "strmap_capacity": (c_int, (_P, _SP)),
+    "strmap_clear": (c_int, (_P, _P)),
+    "strmap_status": (c_int, (_P, _P)),
+}
+_OFFSET_TYPES = {"int32": 2, "int64": 3}  # GCOL_I32, GCOL_I64
+
+
+def _bind(f):
+    """The library's functions with the strmap's bound (once)."""
+    if not hasattr(f, "strmap_create"):
+        dll = ctypes.CDLL(f.path)
+        for name, (restype, argtypes) in _SIGNATURES.items():
+            fn = getattr(dll, "gcol_" + name)
+            fn.restype, fn.argtypes = restype, argtypes
+            setattr(f, name, fn)
+    return f
+
+
+def _chars_ptr(chars):
+    """(device pointer, bytes) of a contiguous 1-byte device array."""
+    if hasattr(chars, "data_ptr"):  # PyTorch
+        if not chars.is_cuda:
+            raise InvalidArgumentError("chars is a host tensor; move it to the GPU")
+        if chars.element_size() != 1 or not chars.is_contiguous():
+            raise InvalidArgumentError("chars must be a contiguous uint8 or int8 tensor")
+        return chars.data_ptr(), chars.numel()
+    cai = getattr(chars, "__cuda_array_interface__", None)
+    if cai is None:
+        raise InvalidArgumentError("chars must be a CUDA array (CuPy, PyTorch or __cuda_array_interface__), not %s"
+                                   % type(chars).__name__)
+    if cai["typestr"][1:] not in ("u1", "i1"):
+        raise InvalidArgumentError("chars must hold uint8 or int8, not %s" % cai["typestr"])
+    if cai.get("strides") not in (None, (1,)):
+        raise InvalidArgumentError("chars must be contiguous")
+    n = 1
+    for d in cai["shape"]:
+        n *= d
+    return cai["data"][0], n
+
+
+class StringMap(Handle):
+    """A GPU dictionary of byte strings (gcol_strmap_t) to values: dense ids
+    in first-seen order (``values=None``) or values of any gcol dtype.
+
+        m = gcol.StringMap("int32")
+        ids = m.insert_and_find(offsets, chars)          # dictionary encoding
+        dict_offsets, dict_chars, dict_ids = m.retrieve_all()
+
+    Growable by default (``growable=False``: a fixed table of ``capacity``
+    slots that skips what does not fit and raises FullError from status()).
+    Every call that takes strings waits for its stream once (the offsets are
+    checked on the device; a bad row raises InvalidArgumentError naming it,
+    with the map unchanged)."""
+
+    _destroy_name = "strmap_destroy"
+
+    def __init__(self, value_dtype="int32", capacity=1024, growable=True, max_load_factor=None, empty_value=None,
+                 seed=None, growth_factor=None, stream=None):
+        super().__init__()
+        self._f = _bind(self._f)
+        self.value_dtype = _dtypes.dtype_name(value_dtype)
+        cfg = self._f.strmap_config_default(_dtypes.type_code(self.value_dtype))
+        cfg.capacity = non_negative(capacity, "capacity")
+        cfg.growable = 1 if growable else 0
+        if max_load_factor is not None:
+            cfg.max_load_factor = float(max_load_factor)
+        if empty_value is not None:
+            cfg.empty_value = _dtypes.to_bits(empty_value, self.value_dtype)
+        if seed is not None:
+            cfg.seed = non_negative(seed, "seed") & (2**64 - 1)
+        if growth_factor is not None:
+            cfg.growth_factor = int(growth_factor)
+        self._cfg = cfg
+        handle = ctypes.c_void_p()
+        self._check(self._f.strmap_create(ctypes.byref(handle), ctypes.byref(cfg), self._own_stream(stream)))
+        self._h = handle.value
+        if stream is None:
+            self._check(self._f.strmap_status(self._h, 0), "gcol_strmap_status")
+
+    def __repr__(self):
+        state = "closed" if self._h is None else "capacity %d" % self.capacity
+        return "gcol.StringMap(-> %s, %s)" % (self.value_dtype, state)
+
+    # ---- inputs ---------------------------------------------------------------
+    def _column(self, offsets, chars, stream):
+        """(gcol_strings_t, offsets view, n, cudaStream_t) of a call."""
+        v = _arrays.view(offsets)
+        if v.dtype not in _OFFSET_TYPES:
+            raise InvalidArgumentError("offsets must be int32 or int64, not %s" % v.dtype)
+        if v.n < 1:
+            raise InvalidArgumentError("offsets needs n + 1 >= 1 entries")
+        ptr, nbytes = _chars_ptr(chars)
+        col = Strings(v.ptr, _OFFSET_TYPES[v.dtype], ptr if nbytes else None, nbytes, v.n - 1)
+        self._chars_ref = chars  # alive until the call is done with it
+        return col, v, v.n - 1, self._stream(stream, v)
+
+    def _values(self, values, n, what="values"):
+        if values is None:
+            return None
+        v = _arrays.view(values)
+        if v.dtype != self.value_dtype or v.n != n:
+            raise InvalidArgumentError("%s must be %d %s, not %d %s" % (what, n, self.value_dtype, v.n, v.dtype))
+        return v.ptr
+
+    def _out(self, v, n, dtype):
+        a = v.lib.empty((max(n, 1),), dtype, v)
+        return a, _arrays.view(a).ptr
+
+    # ---- calls ----------------------------------------------------------------
+    def insert(self, offsets, chars, values=None, stream=None):
+        """Insert the strings; new ones take dense ids (values None) or the
+        value of their first row; present ones keep theirs."""
+        col, v, n, s = self._column(offsets, chars, stream)
+        self._check(self._f.strmap_insert(self._handle(), ctypes.byref(col), self._values(values, n), None, s))
+
+    def insert_and_find(self, offsets, chars, values=None, return_inserted=False, stream=None):
+        """Insert, and return per row the value now stored (its id with
+        values None: dictionary encoding), and with return_inserted the
+        bool array marking the first row of each new string."""
+        col, v, n, s = self._column(offsets, chars, stream)
+        out, po = self._out(v, n, self.value_dtype)
+        ins, pi = self._out(v, n, "bool") if return_inserted else (None, None)
+        self._check(self._f.strmap_insert_and_find(self._handle(), ctypes.byref(col), self._values(values, n), po,
+                                                   pi, s))
+        return (out[:n], ins[:n]) if return_inserted else out[:n]
+
+    def insert_or_apply(self, offsets, chars, values, op=ADD, stream=None):
+        """String group-by: stored = op(stored, value) per row (a new string
+        starts from its first row's value)."""
+        col, v, n, s = self._column(offsets, chars, stream)
+        self._check(self._f.strmap_insert_or_apply(self._handle(), ctypes.byref(col), self._values(values, n),
+                                                   int(Op(op)), s))
+
+    def find(self, offsets, chars, stream=None):
+        """Per row the stored value, or empty_value where absent."""
+        col, v, n, s = self._column(offsets, chars, stream)
+        out, po = self._out(v, n, self.value_dtype)
+        self._check(self._f.strmap_find(self._handle(), ctypes.byref(col), po, s))
+        return out[:n]
+
+    def contains(self, offsets, chars, stream=None):
+        """Per row whether the string is stored (bool array)."""
+        col, v, n, s = self._column(offsets, chars, stream)
+        out, po = self._out(v, n, "bool")
+        self._check(self._f.strmap_contains(self._handle(), ctypes.byref(col), po, s))
+        return out[:n]
+
+    def retrieve_all(self, offset_dtype="int32", like=None, stream=None):
+        """(offsets, chars, values) of every stored string in entry order:
+        for dense ids, string i has id i. Waits for the stream."""
+        if offset_dtype not in _OFFSET_TYPES:
+            raise InvalidArgumentError("offset_dtype must be int32 or int64, not %r" % (offset_dtype,))
+        lib = self._output_library(like)
+        s = self._own_stream(stream)
+        count, nbytes = ctypes.c_size_t(), ctypes.c_size_t()
+        ot = _OFFSET_TYPES[offset_dtype]
+        self._check(self._f.strmap_retrieve_all(self._handle(), None, ot, None, None, ctypes.byref(count),
+                                                ctypes.byref(nbytes), s))
+        k, b = count.value, nbytes.value
+        off = lib.empty((k + 1,), offset_dtype, None)
+        chars = lib.empty((max(b, 1),), "uint8", None)
+        vals = lib.empty((max(k, 1),), self.value_dtype, None)
+        status = self._f.strmap_retrieve_all(self._handle(), _arrays.view(off).ptr, ot, _chars_ptr(chars)[0],
+                                             _arrays.view(vals).ptr, ctypes.byref(count), ctypes.byref(nbytes), s)
+        result = (off, chars[:b], vals[:k])
+        self._synced(raise_unless_latched(status, "gcol_strmap_retrieve_all"), result, "gcol_strmap_retrieve_all")
+        return result
+
+    @property
+    def capacity(self):
+        n = ctypes.c_size_t()
+        self._check(self._f.strmap_capacity(self._handle(), ctypes.byref(n)))
+        return n.value
+
+    def size(self, stream=None):
+        """Stored strings. Waits for the stream."""
+        n = ctypes.c_size_t()
+        self._synced(self._f.strmap_size(self._handle(), ctypes.byref(n), self._own_stream(stream)), n.value,
+                     "gcol_strmap_size")
+        return n.value
+
+    def __len__(self):
+        return self.size()
+
+    def clear(self, stream=None):
+        """Remove every string (ids restart at 0)."""
+        self._check(self._f.strmap_clear(self._handle(), self._own_stream(stream)))
+
+    def status(self, stream=None):
+        """Wait for the stream; raise the latched FullError, if any."""
+        self._check(self._f.strmap_status(self._handle(), self._own_stream(stream)), "gcol_strmap_status")
+
+
+def dictionary_encode(offsets, chars, id_dtype="int32", stream=None):
+    """Dictionary encoding of a device string column, as
+    ``pyarrow.compute.dictionary_encode``: ``(ids, dict_offsets, dict_chars)``
+    with the dictionary in first-seen order (the same dictionary and ids as
+    pyarrow's for the same column). Arrays of the inputs' library; the
+    dictionary's offsets have the dtype of the input's."""
+    off_dtype = _arrays.view(offsets).dtype
+    with StringMap(id_dtype, stream=stream) as m:
+        ids = m.insert_and_find(offsets, chars, stream=stream)
+        d_off, d_chars, _ = m.retrieve_all(off_dtype if off_dtype in _OFFSET_TYPES else "int64", stream=stream)
+    return ids, d_off, d_chars
+
+
+def value_counts(offsets, chars, stream=None):
+    """``(dict_offsets, dict_chars, counts)``: each distinct string once (in
+    first-seen order) with its number of rows (int64), as
+    ``pyarrow.compute.value_counts``."""
+    v = _arrays.view(offsets)
+    n = v.n - 1
+    ones = _ones(v, n)
+    with StringMap("int64", stream=stream) as m:
+        m.insert_or_apply(offsets, chars, ones, ADD, stream=stream)
+        return m.retrieve_all(v.dtype if v.dtype in _OFFSET_TYPES else "int64", stream=stream)
+
+
+def _ones(v, n):
+    mod = v.obj.__class__.__module__
+    if mod.startswith("torch"):
+        import torch
+        return torch.ones(n, dtype=torch.int64, device=v.obj.device)
+    import cupy
+    return cupy.ones(n, dtype=cupy.int64)
+
+
+# ---- host conversions -----------------------------------------------------------
+def strings_from_arrow(array, like="cupy"):
+    """(offsets, chars) on the device from a host pyarrow StringArray
+    (int32 offsets), LargeStringArray (int64), Binary arrays or a ChunkedArray
+    of them; like: 'cupy' or 'torch'. Nulls are refused."""
+    import numpy as np
+    import pyarrow as pa
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    if array.null_count:
+        raise InvalidArgumentError("the array has %d nulls; fill or drop them first" % array.null_count)
+    large = pa.types.is_large_string(array.type) or pa.types.is_large_binary(array.type)
+    if not (large or pa.types.is_string(array.type) or pa.types.is_binary(array.type)):
+        raise InvalidArgumentError("a string or binary array is needed, not %s" % array.type)
+    bufs = array.buffers()
+    odt = np.int64 if large else np.int32
+    off = np.frombuffer(bufs[1], dtype=odt)[array.offset:array.offset + len(array) + 1]
+    chars = np.frombuffer(bufs[2], dtype=np.uint8) if bufs[2] is not None else np.zeros(0, np.uint8)
+    return _to_device(off, like), _to_device(chars, like)
+
+
+def strings_from_list(strs, like="cupy", large=False):
+    """(offsets, chars) on the device from a list of str (UTF-8) or bytes."""
+    import numpy as np
+    enc = [s.encode() if isinstance(s, str) else bytes(s) for s in strs]
+    off = np.zeros(len(enc) + 1, dtype=np.int64 if large else np.int32)
+    np.cumsum([len(e) for e in enc], out=off[1:])
+    chars = np.frombuffer(b"".join(enc), dtype=np.uint8)
+    return _to_device(off, like), _to_device(chars, like)
+
+
+def strings_to_arrow(offsets, chars):
+    """A host pyarrow StringArray (int32 offsets) or LargeStringArray (int64)."""
+    import pyarrow as pa
+    off, ch = _to_host(offsets), _to_host(chars)
+    off = off - off[0]
+    typ = pa.large_string() if off.dtype.itemsize == 8 else pa.string()
+    return pa.Array.from_buffers(typ, len(off) - 1, [None, pa.py_buffer(off.tobytes()), pa.py_buffer(ch.tobytes())])
+
+
+def strings_to_list(offsets, chars):
+    """A list of str (UTF-8, errors replaced)."""
+    off, ch = _to_host(offsets), _to_host(chars).tobytes()
+    return [ch[off[i]:off[i + 1]].decode("utf-8", "replace") for i in range(len(off) - 1)]
+
+
+def _to_device(a, like):
+    if like == "torch":
+        import torch
+        return torch.from_numpy(a.copy()).cuda()
+    import cupy
+    return cupy.asarray(a)
+
+
+def _to_host(a):
+    if hasattr(a, "cpu"):
+        return a.cpu().numpy()
+    import cupy
+    return cupy.asnumpy(a)
