@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "gcol/device/warp_heap.cuh"
+#include "gcol/gcol.h" /* GCOL_SSSP_NO_PRED */
 #include "sssp/graph_internal.h"
 
 namespace gcol {
@@ -29,6 +30,7 @@ struct csr_view {
     uint32_t b, e;
   };
   __device__ bool source_ok(uint32_t) const { return true; }
+  __device__ void prefetch(uint32_t u) const { prefetch_l2(&off[u]); }
   __device__ arcs load(uint32_t u, unsigned) const { return arcs{__ldg(&off[u]), __ldg(&off[u + 1])}; }
   template <class F>
   __device__ bool relax_all(const arcs &a, unsigned lane, F &&relax) const {
@@ -57,6 +59,7 @@ struct grid_view {
     int cls;
   };
   __device__ bool source_ok(uint32_t s) const { return !isinf(__ldg(&cost[s])); }
+  __device__ void prefetch(uint32_t u) const { prefetch_l2(&cost[u]); }
   /* This lane's direction: bits 0-5 the faces (x = 0, x = nx - 1, y = 0, ...)
    * that block it, bit 6 set when the lane has no admitted direction, the
    * step class from bit 8; *delta the index offset of the neighbour (mod 2^32). */
@@ -170,7 +173,7 @@ struct refill_bound {
   uint32_t count;
   bool ok;
 };
-__device__ __noinline__ refill_bound refill_threshold(const float *dist, uint32_t n, float d, float t, uint32_t fit) {
+__device__ __noinline__ inline refill_bound refill_threshold(const float *dist, uint32_t n, float d, float t, uint32_t fit) {
   refill_bound r = {t, 0, true};
   float lo, hi;
   count_range(dist, n, d, t, r.count, lo, hi);
@@ -192,7 +195,7 @@ __device__ __noinline__ refill_bound refill_threshold(const float *dist, uint32_
   return r;
 }
 
-__device__ bool refill_heap(warp_heap &h, const float *dist, uint32_t n, float d, float &t,
+__device__ inline bool refill_heap(warp_heap &h, const float *dist, uint32_t n, float d, float &t,
                             const uint32_t *target_flags, uint32_t distinct, uint32_t &left) {
   unsigned lane = threadIdx.x & 31;
   uint64_t room = h.capacity_pairs() / 8 * refill_fill;
@@ -220,6 +223,20 @@ __device__ bool refill_heap(warp_heap &h, const float *dist, uint32_t n, float d
   return fit; /* it was counted to fit */
 }
 
+/* Predecessors (PRED, pred[0..n) private to the warp like dist): pred[v] =
+ * u is written only when u's expansion strictly lowers dist[v] (the
+ * atomicMin's old value is larger). u is expanded only once dist[u] is final
+ * (popped at its own distance; a refill's re-push of a vertex at exactly d
+ * re-relaxes arcs that can no longer improve anything), so the last write
+ * into pred[v] comes after the last write into pred[u]: following pred moves
+ * to vertices whose predecessor was fixed earlier, ending at s, even across
+ * zero-weight cycles (an equal distance never replaces a predecessor), and
+ * dist[v] == dist[u] + w exactly (the same rounded addition). Lanes of one
+ * expansion that reach v by parallel arcs all write the same u; a
+ * __syncwarp after each expansion orders its pred stores before the next
+ * expansion's. Ties: the first arc, in settle order, that reaches v's final
+ * distance. */
+
 /* Distances from s into dist[0..n) (global, private to this warp). With
  * target flags, stop once `distinct` flagged vertices are settled. Returns
  * false when the heap cannot hold the frontier even in threshold phases, or
@@ -231,11 +248,15 @@ __device__ bool refill_heap(warp_heap &h, const float *dist, uint32_t n, float d
  * two lanes may reach one vertex through parallel arcs), and read with
  * __ldcg, at L2 where the atomics land, never through a stale L1 line.
  * Non-negative floats order like their bit patterns as ints. */
-template <class G>
-__device__ bool warp_dijkstra(const G &g, uint32_t n, uint32_t s, float *dist, const uint32_t *target_flags,
-                              uint32_t distinct, uint32_t max_refills, warp_heap &h, uint32_t *refills) {
+template <bool PRED, class G>
+__device__ bool warp_dijkstra(const G &g, uint32_t n, uint32_t s, float *dist, uint32_t *pred,
+                              const uint32_t *target_flags, uint32_t distinct, uint32_t max_refills, warp_heap &h,
+                              uint32_t *refills, uint32_t prefetch) {
   unsigned lane = threadIdx.x & 31;
-  for (uint32_t i = lane; i < n; i += 32) dist[i] = INFINITY;
+  for (uint32_t i = lane; i < n; i += 32) {
+    dist[i] = INFINITY;
+    if (PRED) pred[i] = GCOL_SSSP_NO_PRED;
+  }
   __syncwarp();
   if (!g.source_ok(s) || (target_flags && distinct == 0)) return true;
   if (lane == 0) dist[s] = 0.0f;
@@ -253,11 +274,17 @@ __device__ bool warp_dijkstra(const G &g, uint32_t n, uint32_t s, float *dist, c
     arcs = g.load(x, lane);
     is_target = target_flags && __ldg(&target_flags[x]);
     du = __ldcg(&dist[x]);
-    /* The next two vertices, most likely: their dist lines to L2 for the
-     * stale check (a hint; their neighbours' lines as well cost more DRAM
-     * traffic than they saved, bench/RESULTS.md). */
+    /* The next `prefetch` vertices, most likely: their dist lines to L2 for
+     * the stale check (a hint; at 32 warps per SM their neighbours' lines as
+     * well cost more DRAM traffic than they saved, bench/RESULTS.md). Past
+     * two (the policy's choice where few warps share an SM and memory has
+     * room) also the first line of their arcs. */
     uint32_t next = h.peek_value(lane);
-    if (lane == 1 || lane == 2) prefetch_l2(&dist[next < n ? next : n - 1]);
+    next = next < n ? next : n - 1;
+    if (lane >= 1 && lane <= prefetch) {
+      prefetch_l2(&dist[next]);
+      if (prefetch > 2) g.prefetch(next);
+    }
   };
   for (bool first = true;; first = false) { /* the source is expanded without a trip through the heap */
     bool refill = false;
@@ -274,8 +301,10 @@ __device__ bool warp_dijkstra(const G &g, uint32_t n, uint32_t s, float *dist, c
       refill = !g.relax_all(arcs, lane, [&](bool ok, uint32_t v, float w) {
         float nd = __fadd_rn(d, w);
         bool better = ok && nd < __int_as_float(atomicMin((int *)&dist[v], __float_as_int(nd)));
+        if (PRED && better) pred[v] = u;
         return h.push_bulk(better && nd < t, nd, v);
       });
+      if (PRED) __syncwarp(); /* this expansion's pred stores before the next one's */
     }
     if (!refill) continue;
     if (used++ == max_refills) return false;
