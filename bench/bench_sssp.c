@@ -11,9 +11,11 @@
  * predecessor variant's time next to the distances-only one, the road
  * networks (the OSM Helsinki graph, from $GCOL_SSSP_DATA or
  * ../shared/data, and the 1M-point 3-NN graph) 1,024 -> all and 4,096 ->
- * 4,096, and gcol_sssp_paths for 4,096 pairs. GCOL_BENCH_SSSP_ONLY=name
- * (voxel, grid, road, helsinki) runs one graph and GCOL_BENCH_SSSP_NS sets
- * every problem's source count (profiling). */
+ * 4,096, and gcol_sssp_paths for 4,096 pairs; also a 1.21M-vertex road
+ * model (a lattice with holes, 2.5 arcs per vertex). GCOL_BENCH_SSSP_ONLY=
+ * names (voxel, grid, road, holes, helsinki) runs those graphs;
+ * GCOL_BENCH_SSSP_NS sets every problem's source count and
+ * GCOL_BENCH_SSSP_GRID_SIDE the 2D grid's side (profiling). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, sysconf */
 #include <math.h>
 #include <stdio.h>
@@ -168,25 +170,6 @@ static double time_gpu(problem_t *p, const uint32_t *d_src, size_t ns, const uin
 /* with_pred: also time the predecessor variant (its table beside d_dist). */
 static void run_problem_pred(problem_t *p, size_t cpu_sources, int reps, int with_pred);
 static void run_problem(problem_t *p, size_t cpu_sources, int reps) { run_problem_pred(p, cpu_sources, reps, 0); }
-static int gpu_only;
-
-/* GCOL_BENCH_SSSP_PREFETCH="2,8,16": the problem again (GPU only, one run)
- * at each prefetch depth (the policy's choice is the plain row). */
-static void prefetch_sweep(problem_t *p) {
-  const char *list = getenv("GCOL_BENCH_SSSP_PREFETCH");
-  const char *base = p->name;
-  while (list && *list) {
-    char *end = NULL;
-    uint32_t depth = (uint32_t)strtoul(list, &end, 10);
-    list = *end ? end + 1 : end;
-    static char name[96];
-    snprintf(name, sizeof name, "%s, prefetch %u", base, depth);
-    gcol_detail_sssp_hooks.prefetch = depth, p->name = name, gpu_only = 1;
-    run_problem(p, 0, 1);
-  }
-  gcol_detail_sssp_hooks.prefetch = 0, p->name = base, gpu_only = 0;
-}
-
 static void run_problem_pred(problem_t *p, size_t cpu_sources, int reps, int with_pred) {
   uint32_t n = p->cpu.n;
   size_t ns = bench_size("GCOL_BENCH_SSSP_NS", p->num_sources), nt = p->num_targets ? p->num_targets : n; /* NS: profiling */
@@ -205,15 +188,6 @@ static void run_problem_pred(problem_t *p, size_t cpu_sources, int reps, int wit
   }
   double gpu_s = time_gpu(p, d_src, ns, d_tgt, nt, d_dist, NULL, reps);
   uint32_t hooks[2] = {0, 0};
-  if (gpu_only) { /* a sweep point: no CPU run, no check */
-    BENCH_CUDA(cudaMemcpy(hooks, d_fallbacks, 8, cudaMemcpyDeviceToHost));
-    printf("%-44s GPU %8.3f s  refills %u, fallback sources %u\n", p->name, gpu_s, hooks[1], hooks[0]);
-    free(src), free(tgt);
-    BENCH_CUDA(cudaFree(d_src));
-    if (d_tgt) BENCH_CUDA(cudaFree(d_tgt));
-    BENCH_CUDA(cudaFree(d_dist));
-    return;
-  }
   BENCH_CUDA(cudaMemcpy(hooks, d_fallbacks, 8, cudaMemcpyDeviceToHost));
 
   /* CPU on the first sources, all cores; compare those rows */
@@ -242,6 +216,32 @@ static void run_problem_pred(problem_t *p, size_t cpu_sources, int reps, int wit
   BENCH_CUDA(cudaFree(d_dist));
 }
 
+/* A road model: a side x side lattice of jittered points where each
+ * lattice edge exists with probability `keep` (0.625: 2.5 roads per
+ * crossing on average, as in city street networks; the holes are blocks and
+ * missing links, and some crossings end up cut off), both ways, weighing
+ * its length times a class factor (8% arterials at 0.5, the rest 0.9 to
+ * 1.3: travel times). */
+static void holes_road_graph(uint32_t side, double keep, gcol_ref_csr_t *out) {
+  uint32_t n = side * side;
+  float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+  for (uint32_t i = 0; i < n; ++i) x[i] = (float)(i % side + 0.6 * unit() - 0.3), y[i] = (float)(i / side + 0.6 * unit() - 0.3);
+  size_t cap = (size_t)n * 4, e = 0;
+  uint32_t *src = malloc(cap * sizeof *src), *dst = malloc(cap * sizeof *dst);
+  float *w = malloc(cap * sizeof *w);
+  for (uint32_t i = 0; i < n; ++i)
+    for (int k = 0; k < 2; ++k) {
+      uint32_t j = k == 0 ? i + 1 : i + side;
+      if ((k == 0 && i % side + 1 == side) || (k == 1 && j >= n) || unit() >= keep) continue;
+      float len = sqrtf((x[i] - x[j]) * (x[i] - x[j]) + (y[i] - y[j]) * (y[i] - y[j]));
+      float c = unit() < 0.08 ? 0.5f : (float)(0.9 + 0.4 * unit());
+      src[e] = i, dst[e] = j, w[e] = len * c, ++e;
+      src[e] = j, dst[e] = i, w[e] = len * c, ++e;
+    }
+  if (gcol_ref_csr_from_arcs(n, e, src, dst, w, out) != 0) exit(1);
+  free(x), free(y), free(src), free(dst), free(w);
+}
+
 /* gcol_sssp_paths for np random pairs: the size query and the filling call
  * (each runs the searches), and the mean path length. */
 static void run_paths(problem_t *p, size_t np) {
@@ -251,7 +251,7 @@ static void run_paths(problem_t *p, size_t np) {
   uint32_t *d_src = to_device(src, np * 4), *d_tgt = to_device(tgt, np * 4), *d_v = NULL;
   uint64_t *d_off = NULL, total = 0;
   BENCH_CUDA(cudaMalloc((void **)&d_off, (np + 1) * 8));
-  ok(gcol_sssp_paths(p->gpu, d_src, d_tgt, np, d_off, NULL, 0, NULL, stream), "paths (size)");
+  ok(gcol_sssp_paths(p->gpu, d_src, d_tgt, np, d_off, NULL, 0, NULL, stream), "paths (size, warm-up)");
   BENCH_CUDA(cudaMemcpy(&total, d_off + np, 8, cudaMemcpyDeviceToHost));
   BENCH_CUDA(cudaMalloc((void **)&d_v, (total ? total : 1) * 4));
   bench_timer_start(&timer, stream);
@@ -320,7 +320,6 @@ int main(void) {
   if (want("voxel")) {
     p.name = "voxel 64^3 26-conn 10% obst, 1024 -> all", p.num_sources = 1024, p.num_targets = 0;
     run_problem(&p, cpu_sources, reps);
-    prefetch_sweep(&p);
     p.name = "voxel 64^3 26-conn 10% obst, 4096 -> 1024", p.num_sources = 4096, p.num_targets = 1024;
     run_problem_pred(&p, cpu_sources, reps, 1);
   }
@@ -328,10 +327,11 @@ int main(void) {
   gcol_ref_csr_free(&p.cpu);
 
   if (want("grid")) {
-    p.gpu = grid_problem(&p, 1024, 1024, 1, 0.0);
-    p.name = "grid 1024^2 8-conn, 256 -> all", p.num_sources = 256, p.num_targets = 0;
+    uint32_t side = (uint32_t)bench_size("GCOL_BENCH_SSSP_GRID_SIDE", 1024); /* smaller: profiling */
+    p.gpu = grid_problem(&p, side, side, 1, 0.0);
+    p.name = side == 1024 ? "grid 1024^2 8-conn, 256 -> all" : "grid (GCOL_BENCH_SSSP_GRID_SIDE)^2 8-conn, 256 -> all";
+    p.num_sources = 256, p.num_targets = 0;
     run_problem(&p, cpu_sources, reps);
-    prefetch_sweep(&p);
     gcol_graph_destroy(p.gpu);
     gcol_ref_csr_free(&p.cpu);
   }
@@ -342,10 +342,24 @@ int main(void) {
     printf("road-like graph: %u vertices, %zu arcs (%.2f per vertex)\n", p.cpu.n, p.cpu.m, (double)p.cpu.m / p.cpu.n);
     p.name = "road-like 1M pts 3-NN, 1024 -> all", p.num_sources = 1024, p.num_targets = 0;
     run_problem_pred(&p, cpu_sources, reps, 1);
-    prefetch_sweep(&p);
     p.name = "road-like 1M pts 3-NN, 4096 -> 4096", p.num_sources = 4096, p.num_targets = 4096;
     run_problem(&p, cpu_sources, reps);
     p.name = "road-like 1M pts 3-NN, paths for 4096 pairs";
+    run_paths(&p, 4096);
+    gcol_graph_destroy(p.gpu);
+    gcol_ref_csr_free(&p.cpu);
+  }
+
+  if (want("holes")) {
+    holes_road_graph(1100, 0.625, &p.cpu);
+    csr_to_gpu(&p);
+    printf("road model (lattice with holes): %u vertices, %zu arcs (%.2f per vertex)\n", p.cpu.n, p.cpu.m,
+           (double)p.cpu.m / p.cpu.n);
+    p.name = "road model 1.21M, 1024 -> all", p.num_sources = 1024, p.num_targets = 0;
+    run_problem_pred(&p, cpu_sources, reps, 1);
+    p.name = "road model 1.21M, 4096 -> 4096", p.num_sources = 4096, p.num_targets = 4096;
+    run_problem(&p, cpu_sources, reps);
+    p.name = "road model 1.21M, paths for 4096 pairs";
     run_paths(&p, 4096);
     gcol_graph_destroy(p.gpu);
     gcol_ref_csr_free(&p.cpu);

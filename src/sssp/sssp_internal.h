@@ -57,8 +57,6 @@ typedef struct {
                                    zeroes and then counts heap refills in
                                    (overflows absorbed by rebuilding the
                                    heap from the distances) */
-  uint32_t prefetch;            /* 0: the policy's prefetch depth (sssp_solve.cuh);
-                                   else root entries prefetched per pop (1..31) */
 } gcol_detail_sssp_hooks_t;
 extern gcol_detail_sssp_hooks_t gcol_detail_sssp_hooks;
 

@@ -30,7 +30,7 @@ using gcol::warp_heap_node;
 #ifdef GCOL_TESTING
 #define SSSP_HOOKS gcol_detail_sssp_hooks
 #else
-static const gcol_detail_sssp_hooks_t no_hooks = {0, NULL, NULL, 0};
+static const gcol_detail_sssp_hooks_t no_hooks = {0, NULL, NULL};
 #define SSSP_HOOKS no_hooks
 #endif
 
@@ -49,7 +49,6 @@ struct sssp_job {
   uint32_t *queue, *queue_len;       /* sources whose primary heap overflowed */
   uint32_t *refills;                 /* test hook, or NULL */
   uint32_t max_refills;              /* per source, before it is queued */
-  uint32_t prefetch;                 /* root entries whose lines a pop prefetches (policy) */
 };
 
 /* Per-kernel heap storage: `cap` nodes per warp, meta in shared memory
@@ -107,7 +106,7 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32, 8)
       asm("" : "+l"(pred));
     }
     bool solved = gcol::detail::warp_dijkstra<Task::PRED>(g, job.n, s, dist, pred, job.target_flags, distinct,
-                                                          job.max_refills, h, job.refills, job.prefetch);
+                                                          job.max_refills, h, job.refills);
     if (!solved) {
       if (!fallback) {
         if (lane == 0) job.queue[atomicAdd(job.queue_len, 1u)] = i;
@@ -271,12 +270,6 @@ gcol_status_t solve(const gcol_graph *g, G view, const Task &task, size_t num_it
    * sized for every arc is the cheaper way to finish the source. */
   uint64_t max_refills = (uint64_t)8 * g->m / (g->n ? g->n : 1);
   job.max_refills = (uint32_t)(max_refills < 64 ? 64 : max_refills > UINT32_MAX ? UINT32_MAX : max_refills);
-  /* Prefetch depth: 2 where many warps share an SM (more costs DRAM
-   * traffic that the issue-bound kernel pays for); deeper where few do and
-   * the kernel waits on latency with bandwidth to spare. */
-  size_t warps_per_sm = blocks_per_sm * WARPS_PER_BLOCK;
-  job.prefetch = warps_per_sm >= 16 ? 2 : 8;
-  if (SSSP_HOOKS.prefetch) job.prefetch = SSSP_HOOKS.prefetch < 31 ? SSSP_HOOKS.prefetch : 31;
   heap_store prim, fb;
   carve c;
   lay_out(c, g, p, nd, num_items, job, prim, fb);

@@ -30,7 +30,6 @@ struct csr_view {
     uint32_t b, e;
   };
   __device__ bool source_ok(uint32_t) const { return true; }
-  __device__ void prefetch(uint32_t u) const { prefetch_l2(&off[u]); }
   __device__ arcs load(uint32_t u, unsigned) const { return arcs{__ldg(&off[u]), __ldg(&off[u + 1])}; }
   template <class F>
   __device__ bool relax_all(const arcs &a, unsigned lane, F &&relax) const {
@@ -59,7 +58,6 @@ struct grid_view {
     int cls;
   };
   __device__ bool source_ok(uint32_t s) const { return !isinf(__ldg(&cost[s])); }
-  __device__ void prefetch(uint32_t u) const { prefetch_l2(&cost[u]); }
   /* This lane's direction: bits 0-5 the faces (x = 0, x = nx - 1, y = 0, ...)
    * that block it, bit 6 set when the lane has no admitted direction, the
    * step class from bit 8; *delta the index offset of the neighbour (mod 2^32). */
@@ -251,7 +249,7 @@ __device__ inline bool refill_heap(warp_heap &h, const float *dist, uint32_t n, 
 template <bool PRED, class G>
 __device__ bool warp_dijkstra(const G &g, uint32_t n, uint32_t s, float *dist, uint32_t *pred,
                               const uint32_t *target_flags, uint32_t distinct, uint32_t max_refills, warp_heap &h,
-                              uint32_t *refills, uint32_t prefetch) {
+                              uint32_t *refills) {
   unsigned lane = threadIdx.x & 31;
   for (uint32_t i = lane; i < n; i += 32) {
     dist[i] = INFINITY;
@@ -274,17 +272,13 @@ __device__ bool warp_dijkstra(const G &g, uint32_t n, uint32_t s, float *dist, u
     arcs = g.load(x, lane);
     is_target = target_flags && __ldg(&target_flags[x]);
     du = __ldcg(&dist[x]);
-    /* The next `prefetch` vertices, most likely: their dist lines to L2 for
-     * the stale check (a hint; at 32 warps per SM their neighbours' lines as
-     * well cost more DRAM traffic than they saved, bench/RESULTS.md). Past
-     * two (the policy's choice where few warps share an SM and memory has
-     * room) also the first line of their arcs. */
+    /* The next two vertices, most likely: their dist lines to L2 for the
+     * stale check (a hint; their neighbours' lines as well cost more DRAM
+     * traffic than they saved, bench/RESULTS.md; deeper prefetch, 8 or 16
+     * vertices and their arcs' first lines, gave nothing where few warps
+     * share an SM either, issue 27). */
     uint32_t next = h.peek_value(lane);
-    next = next < n ? next : n - 1;
-    if (lane >= 1 && lane <= prefetch) {
-      prefetch_l2(&dist[next]);
-      if (prefetch > 2) g.prefetch(next);
-    }
+    if (lane == 1 || lane == 2) prefetch_l2(&dist[next < n ? next : n - 1]);
   };
   for (bool first = true;; first = false) { /* the source is expanded without a trip through the heap */
     bool refill = false;
