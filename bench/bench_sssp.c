@@ -15,7 +15,8 @@
  * model (a lattice with holes, 2.5 arcs per vertex). GCOL_BENCH_SSSP_ONLY=
  * names (voxel, grid, road, holes, helsinki) runs those graphs;
  * GCOL_BENCH_SSSP_NS sets every problem's source count and
- * GCOL_BENCH_SSSP_GRID_SIDE the 2D grid's side (profiling). */
+ * GCOL_BENCH_SSSP_GRID_SIDE the 2D grid's side (profiling);
+ * GCOL_BENCH_SSSP_VARIANTS adds engine and bucket-width rows (variant_sweep). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, sysconf */
 #include <math.h>
 #include <stdio.h>
@@ -167,6 +168,32 @@ static double time_gpu(problem_t *p, const uint32_t *d_src, size_t ns, const uin
   return bench_median(ms, reps) / 1e3;
 }
 
+static int gpu_only;
+
+/* GCOL_BENCH_SSSP_VARIANTS="w,2,8,32": the problem again (GPU only, one run)
+ * with the warp engine forced (w) and with the near-far engine at each
+ * bucket width (in mean arc weights); the plain row is the policy's choice. */
+static void run_problem(problem_t *p, size_t cpu_sources, int reps);
+static void variant_sweep(problem_t *p) {
+  const char *list = getenv("GCOL_BENCH_SSSP_VARIANTS");
+  const char *base = p->name;
+  while (list && *list) {
+    char *end = NULL;
+    static char name[96];
+    if (*list == 'w') {
+      gcol_detail_sssp_hooks.engine = 1, end = (char *)list + 1;
+      snprintf(name, sizeof name, "%s, warp engine", base);
+    } else {
+      gcol_detail_sssp_hooks.engine = 2, gcol_detail_sssp_hooks.delta_factor = strtof(list, &end);
+      snprintf(name, sizeof name, "%s, near-far delta %g", base, gcol_detail_sssp_hooks.delta_factor);
+    }
+    list = *end ? end + 1 : end;
+    p->name = name, gpu_only = 1;
+    run_problem(p, 0, 1);
+  }
+  gcol_detail_sssp_hooks.engine = 0, gcol_detail_sssp_hooks.delta_factor = 0.0f, p->name = base, gpu_only = 0;
+}
+
 /* with_pred: also time the predecessor variant (its table beside d_dist). */
 static void run_problem_pred(problem_t *p, size_t cpu_sources, int reps, int with_pred);
 static void run_problem(problem_t *p, size_t cpu_sources, int reps) { run_problem_pred(p, cpu_sources, reps, 0); }
@@ -188,6 +215,14 @@ static void run_problem_pred(problem_t *p, size_t cpu_sources, int reps, int wit
   }
   double gpu_s = time_gpu(p, d_src, ns, d_tgt, nt, d_dist, NULL, reps);
   uint32_t hooks[2] = {0, 0};
+  if (gpu_only) { /* a sweep point: no CPU run, no check */
+    printf("%-44s GPU %8.3f s\n", p->name, gpu_s);
+    free(src), free(tgt);
+    BENCH_CUDA(cudaFree(d_src));
+    if (d_tgt) BENCH_CUDA(cudaFree(d_tgt));
+    BENCH_CUDA(cudaFree(d_dist));
+    return;
+  }
   BENCH_CUDA(cudaMemcpy(hooks, d_fallbacks, 8, cudaMemcpyDeviceToHost));
 
   /* CPU on the first sources, all cores; compare those rows */
@@ -208,7 +243,8 @@ static void run_problem_pred(problem_t *p, size_t cpu_sources, int reps, int wit
          p->name, gpu_s, cpu_s, cs < ns ? "*" : " ", cpu_s / gpu_s, relax_all / gpu_s / 1e9, relax_all / cpu_s / 1e9,
          hooks[1], hooks[0], wrong ? "  MISMATCH vs CPU" : "", cpu_s / gpu_s >= 20.0 ? "met" : "MISSED");
   if (with_pred)
-    printf("%-44s GPU %8.3f s with predecessors (%.2fx the distances-only time)\n", "", pred_s, pred_s / gpu_s);
+    printf("%-44s GPU %8.3f s with predecessors (warp engine; %.2fx the distances-only time)\n", "", pred_s,
+           pred_s / gpu_s);
   if (wrong) fprintf(stderr, "bench: %zu of %zu checked distances differ\n", wrong, cs * nt);
   free(src), free(tgt), free(want), free(got);
   BENCH_CUDA(cudaFree(d_src));
@@ -320,6 +356,7 @@ int main(void) {
   if (want("voxel")) {
     p.name = "voxel 64^3 26-conn 10% obst, 1024 -> all", p.num_sources = 1024, p.num_targets = 0;
     run_problem(&p, cpu_sources, reps);
+    variant_sweep(&p);
     p.name = "voxel 64^3 26-conn 10% obst, 4096 -> 1024", p.num_sources = 4096, p.num_targets = 1024;
     run_problem_pred(&p, cpu_sources, reps, 1);
   }
@@ -332,6 +369,7 @@ int main(void) {
     p.name = side == 1024 ? "grid 1024^2 8-conn, 256 -> all" : "grid (GCOL_BENCH_SSSP_GRID_SIDE)^2 8-conn, 256 -> all";
     p.num_sources = 256, p.num_targets = 0;
     run_problem(&p, cpu_sources, reps);
+    variant_sweep(&p);
     gcol_graph_destroy(p.gpu);
     gcol_ref_csr_free(&p.cpu);
   }
@@ -342,6 +380,7 @@ int main(void) {
     printf("road-like graph: %u vertices, %zu arcs (%.2f per vertex)\n", p.cpu.n, p.cpu.m, (double)p.cpu.m / p.cpu.n);
     p.name = "road-like 1M pts 3-NN, 1024 -> all", p.num_sources = 1024, p.num_targets = 0;
     run_problem_pred(&p, cpu_sources, reps, 1);
+    variant_sweep(&p);
     p.name = "road-like 1M pts 3-NN, 4096 -> 4096", p.num_sources = 4096, p.num_targets = 4096;
     run_problem(&p, cpu_sources, reps);
     p.name = "road-like 1M pts 3-NN, paths for 4096 pairs";
@@ -357,6 +396,7 @@ int main(void) {
            (double)p.cpu.m / p.cpu.n);
     p.name = "road model 1.21M, 1024 -> all", p.num_sources = 1024, p.num_targets = 0;
     run_problem_pred(&p, cpu_sources, reps, 1);
+    variant_sweep(&p);
     p.name = "road model 1.21M, 4096 -> 4096", p.num_sources = 4096, p.num_targets = 4096;
     run_problem(&p, cpu_sources, reps);
     p.name = "road model 1.21M, paths for 4096 pairs";
@@ -373,6 +413,7 @@ int main(void) {
     printf("Helsinki OSM: %u vertices, %zu arcs\n", p.cpu.n, p.cpu.m);
     p.name = "Helsinki OSM, 1024 -> all", p.num_sources = 1024, p.num_targets = 0;
     run_problem_pred(&p, cpu_sources, reps, 1);
+    variant_sweep(&p);
     p.name = "Helsinki OSM, 4096 -> 4096", p.num_sources = 4096, p.num_targets = 4096;
     run_problem(&p, cpu_sources, reps);
     p.name = "Helsinki OSM, paths for 4096 pairs";

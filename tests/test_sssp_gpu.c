@@ -290,3 +290,38 @@ TEST(sssp_gpu_graph_creation_validates_contents) {
   }
   return TEST_PASS;
 }
+
+/* The near-far engine (distances to all vertices): the same table as the
+ * CPU with all-zero weights (its bucket width then falls back to 1), and
+ * with bucket widths from a thousandth to a million mean weights (many
+ * splits of the far pile, or one bucket: plain label correcting); and the
+ * warp engine, forced, gives the same table. */
+TEST(sssp_gpu_nearfar_bucket_widths_and_zero_weights) {
+  REQUIRE_GPU();
+  tu_rng_t r = {test_seed() ^ 0x27c1};
+  gcol_ref_csr_t h;
+  CHECK(st_random_graph(1500, 6000, 1, &r, &h) == 0);
+  gcol_graph_t *g = st_device_graph(&h);
+  CHECK(g);
+  uint32_t *src = random_ids(40, h.n, &r);
+  const float factors[] = {1e-3f, 0.5f, 8.0f, 1e6f};
+  int ok = 1;
+  for (int i = 0; i < 4 && ok; ++i) {
+    gcol_detail_sssp_hooks.delta_factor = factors[i];
+    ok = check_table(&h, g, src, 40, NULL, 0);
+  }
+  gcol_detail_sssp_hooks.delta_factor = 0.0f;
+  gcol_detail_sssp_hooks.engine = 1;
+  ok = ok && check_table(&h, g, src, 40, NULL, 0);
+  gcol_detail_sssp_hooks.engine = 0;
+  CHECK(ok);
+  gcol_graph_destroy(g);
+  for (size_t e = 0; e < h.m; ++e) h.weights[e] = 0.0f;
+  g = st_device_graph(&h);
+  CHECK(g);
+  CHECK(check_table(&h, g, src, 40, NULL, 0));
+  free(src);
+  gcol_graph_destroy(g);
+  gcol_ref_csr_free(&h);
+  return TEST_PASS;
+}
