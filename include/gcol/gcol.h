@@ -495,10 +495,15 @@ GCOL_API gcol_status_t gcol_exclusive_scan(void *d_temp, size_t *temp_bytes, con
 /* Shortest paths                                                           */
 /* ------------------------------------------------------------------------ */
 /* Many-to-many shortest paths on directed graphs with float weights >= 0 and
- * 32-bit vertex ids: one warp per source runs Dijkstra on its own
- * warp-cooperative 32-ary heap (include/gcol/device/warp_heap.cuh). Distances
- * are float sums along a path, each addition rounded on its own, in the order
- * of the path (a CPU Dijkstra adding in float gets the same numbers). */
+ * 32-bit vertex ids. Two engines, chosen per call: for distances to every
+ * vertex (d_targets NULL, no predecessors) a block of 256 threads per source
+ * runs near-far Delta-stepping (buckets of 8 mean arc weights; the graph
+ * measures its mean weight at creation); otherwise one warp per source runs
+ * Dijkstra on its own warp-cooperative 32-ary heap
+ * (include/gcol/device/warp_heap.cuh) and stops once its targets are
+ * settled. Distances are float sums along a path, each addition rounded on
+ * its own, in the order of the path (a CPU Dijkstra adding in float gets the
+ * same numbers, whichever engine ran). */
 typedef struct gcol_graph gcol_graph_t;
 
 /* A graph from a CSR on the device: the arcs of vertex u are
@@ -538,7 +543,10 @@ GCOL_API gcol_status_t gcol_graph_create_grid3d(gcol_graph_t **g, uint32_t nx, u
  * NULL is a no-op. */
 GCOL_API void gcol_graph_destroy(gcol_graph_t *g);
 
-/* Shortest-path distances from every source to every target:
+/* Shortest-path distances from every source to every target (engine: see
+ * the top of this section; with d_targets NULL the near-far engine's
+ * scratch is 24 bytes per vertex per running block, within half the free
+ * memory, instead of the heaps below):
  * d_dist[i * row + j] = distance from d_sources[i] to d_targets[j], INFINITY
  * where unreachable, row = num_targets (row-major, num_sources x num_targets).
  *   d_sources    num_sources vertex ids (duplicates allowed)
