@@ -309,6 +309,27 @@ static void csr_to_gpu(problem_t *p) {
   BENCH_CUDA(cudaFree(o)), BENCH_CUDA(cudaFree(t)), BENCH_CUDA(cudaFree(w));
 }
 
+/* A road network's rows (p->cpu holds it; the GPU copy is made and freed
+ * here): 1,024 -> all with predecessors and the variant rows, 4,096 ->
+ * 4,096, and paths for 4,096 pairs. */
+static void road_rows(problem_t *p, const char *label, const char *what) {
+  static char names[3][96];
+  csr_to_gpu(p);
+  printf("%s: %u vertices, %zu arcs (%.2f per vertex)\n", what, p->cpu.n, p->cpu.m, (double)p->cpu.m / p->cpu.n);
+  snprintf(names[0], sizeof names[0], "%s, 1024 -> all", label);
+  snprintf(names[1], sizeof names[1], "%s, 4096 -> 4096", label);
+  snprintf(names[2], sizeof names[2], "%s, paths for 4096 pairs", label);
+  p->name = names[0], p->num_sources = 1024, p->num_targets = 0;
+  run_problem_pred(p, bench_size("GCOL_BENCH_CPU_SOURCES", 128), (int)bench_size("GCOL_BENCH_REPS", 3), 1);
+  variant_sweep(p);
+  p->name = names[1], p->num_sources = 4096, p->num_targets = 4096;
+  run_problem(p, bench_size("GCOL_BENCH_CPU_SOURCES", 128), (int)bench_size("GCOL_BENCH_REPS", 3));
+  p->name = names[2];
+  run_paths(p, 4096);
+  gcol_graph_destroy(p->gpu);
+  gcol_ref_csr_free(&p->cpu);
+}
+
 static int want(const char *name) {
   const char *only = getenv("GCOL_BENCH_SSSP_ONLY");
   return !only || strstr(only, name) != NULL;
@@ -376,50 +397,18 @@ int main(void) {
 
   if (want("road")) {
     road_graph(1u << 20, &p.cpu);
-    csr_to_gpu(&p);
-    printf("road-like graph: %u vertices, %zu arcs (%.2f per vertex)\n", p.cpu.n, p.cpu.m, (double)p.cpu.m / p.cpu.n);
-    p.name = "road-like 1M pts 3-NN, 1024 -> all", p.num_sources = 1024, p.num_targets = 0;
-    run_problem_pred(&p, cpu_sources, reps, 1);
-    variant_sweep(&p);
-    p.name = "road-like 1M pts 3-NN, 4096 -> 4096", p.num_sources = 4096, p.num_targets = 4096;
-    run_problem(&p, cpu_sources, reps);
-    p.name = "road-like 1M pts 3-NN, paths for 4096 pairs";
-    run_paths(&p, 4096);
-    gcol_graph_destroy(p.gpu);
-    gcol_ref_csr_free(&p.cpu);
+    road_rows(&p, "road-like 1M pts 3-NN", "road-like graph");
   }
-
   if (want("holes")) {
     holes_road_graph(1100, 0.625, &p.cpu);
-    csr_to_gpu(&p);
-    printf("road model (lattice with holes): %u vertices, %zu arcs (%.2f per vertex)\n", p.cpu.n, p.cpu.m,
-           (double)p.cpu.m / p.cpu.n);
-    p.name = "road model 1.21M, 1024 -> all", p.num_sources = 1024, p.num_targets = 0;
-    run_problem_pred(&p, cpu_sources, reps, 1);
-    variant_sweep(&p);
-    p.name = "road model 1.21M, 4096 -> 4096", p.num_sources = 4096, p.num_targets = 4096;
-    run_problem(&p, cpu_sources, reps);
-    p.name = "road model 1.21M, paths for 4096 pairs";
-    run_paths(&p, 4096);
-    gcol_graph_destroy(p.gpu);
-    gcol_ref_csr_free(&p.cpu);
+    road_rows(&p, "road model 1.21M", "road model (lattice with holes)");
   }
 
   char path[4096];
   const char *dir = getenv("GCOL_SSSP_DATA");
   snprintf(path, sizeof path, "%s/helsinki-osm.gr", dir ? dir : "../shared/data");
   if (want("helsinki") && gcol_ref_read_dimacs(path, &p.cpu) == 0) {
-    csr_to_gpu(&p);
-    printf("Helsinki OSM: %u vertices, %zu arcs\n", p.cpu.n, p.cpu.m);
-    p.name = "Helsinki OSM, 1024 -> all", p.num_sources = 1024, p.num_targets = 0;
-    run_problem_pred(&p, cpu_sources, reps, 1);
-    variant_sweep(&p);
-    p.name = "Helsinki OSM, 4096 -> 4096", p.num_sources = 4096, p.num_targets = 4096;
-    run_problem(&p, cpu_sources, reps);
-    p.name = "Helsinki OSM, paths for 4096 pairs";
-    run_paths(&p, 4096);
-    gcol_graph_destroy(p.gpu);
-    gcol_ref_csr_free(&p.cpu);
+    road_rows(&p, "Helsinki OSM", "Helsinki OSM");
   } else if (want("helsinki")) {
     printf("Helsinki OSM: %s not found (set GCOL_SSSP_DATA)\n", path);
   }

@@ -12,12 +12,6 @@
 #include "sssp/sssp_internal.h"
 #include "sssp_test_util.h"
 
-static uint32_t *random_ids(size_t k, uint32_t below, tu_rng_t *r) {
-  uint32_t *a = malloc((k ? k : 1) * sizeof *a);
-  for (size_t i = 0; i < k; ++i) a[i] = (uint32_t)(tu_next(r) % below);
-  return a;
-}
-
 /* The lightest arc u -> v whose weight added to du gives dv exactly (float);
  * -1 when none does. */
 static double tight_arc(const gcol_ref_csr_t *h, uint32_t u, uint32_t v, float du, float dv) {
@@ -101,7 +95,7 @@ static int check_pred(const gcol_ref_csr_t *h, const gcol_graph_t *g, const uint
   for (size_t i = 0; ok && i < ns; ++i)
     ok = check_tree(h, src[i], dist + i * n, pred + i * n, state, 50, r);
   size_t nt = 40;
-  uint32_t *tgt = random_ids(nt, n, r);
+  uint32_t *tgt = st_random_ids(nt, n, r);
   tgt[1] = n + 3;  /* invalid: NaN column, no predecessor */
   tgt[2] = src[0]; /* the source itself */
   float *tdist = malloc(ns * nt * 4);
@@ -144,7 +138,7 @@ TEST(sssp_pred_csr_ties_and_zero_weights) {
       for (size_t e = 0; e < h.m; ++e) h.weights[e] = 0.0f;
     gcol_graph_t *g = st_device_graph(&h);
     CHECK(g);
-    uint32_t *src = random_ids(24, h.n, &r);
+    uint32_t *src = st_random_ids(24, h.n, &r);
     src[3] = 0xfffffff0u; /* invalid: NaN row, no predecessors */
     src[4] = src[5];      /* duplicate source */
     CHECK(check_pred(&h, g, src, 24, &r));
@@ -168,15 +162,12 @@ TEST(sssp_pred_grids_with_obstacles) {
         if (!isinf(cost[i])) cost[i] = 1.0f;
       cost[0] = INFINITY; /* an obstacle as a source */
       gcol_ref_csr_t h;
-      CHECK(gcol_ref_grid_csr(nx, ny, nz, cost, conns[c], &h) == 0);
-      void *dc = tu_to_device(cost, n * 4);
-      gcol_graph_t *g = NULL;
-      CHECK_OK(gcol_graph_create_grid3d(&g, nx, ny, nz, dc, conns[c], 0));
-      uint32_t *src = random_ids(16, n, &r);
+      gcol_graph_t *g = st_grid_graph(nx, ny, nz, cost, conns[c], &h);
+      CHECK(g);
+      uint32_t *src = st_random_ids(16, n, &r);
       src[0] = 0;
       CHECK(check_pred(&h, g, src, 16, &r));
       free(src), free(cost);
-      tu_free(dc);
       gcol_graph_destroy(g);
       gcol_ref_csr_free(&h);
     }
@@ -191,7 +182,7 @@ TEST(sssp_pred_helsinki) {
   gcol_graph_t *g = st_device_graph(&h);
   CHECK(g);
   size_t ns = test_max_n() < 100000 ? 8 : 64;
-  uint32_t *src = random_ids(ns, h.n, &r);
+  uint32_t *src = st_random_ids(ns, h.n, &r);
   CHECK(check_pred(&h, g, src, ns, &r));
   free(src);
   gcol_graph_destroy(g);
@@ -207,14 +198,12 @@ TEST(sssp_pred_through_refills_and_fallback) {
   uint32_t nx = 20, ny = 20, nz = 20, n = nx * ny * nz;
   float *cost = st_random_costs(n, 0.05, &r);
   gcol_ref_csr_t h;
-  CHECK(gcol_ref_grid_csr(nx, ny, nz, cost, 26, &h) == 0);
-  void *dc = tu_to_device(cost, n * 4);
-  gcol_graph_t *g = NULL;
-  CHECK_OK(gcol_graph_create_grid3d(&g, nx, ny, nz, dc, 26, 0));
+  gcol_graph_t *g = st_grid_graph(nx, ny, nz, cost, 26, &h);
+  CHECK(g);
   uint32_t *hooks = tu_poisoned(8), counts[2] = {0, 0};
   gcol_detail_sssp_hooks.d_fallback_sources = hooks;
   gcol_detail_sssp_hooks.d_refills = hooks + 1;
-  uint32_t *src = random_ids(8, n, &r);
+  uint32_t *src = st_random_ids(8, n, &r);
   int ok = 1, refilled = 0, fell_back = 0;
   const uint32_t sizes[] = {2, 40};
   for (int i = 0; i < 2 && ok; ++i) {
@@ -228,7 +217,7 @@ TEST(sssp_pred_through_refills_and_fallback) {
   CHECK(ok);
   CHECK(refilled && fell_back);
   free(src), free(cost);
-  tu_free(dc), tu_free(hooks);
+  tu_free(hooks);
   gcol_graph_destroy(g);
   gcol_ref_csr_free(&h);
   return TEST_PASS;
@@ -267,7 +256,7 @@ static gcol_status_t gpu_paths(const gcol_graph_t *g, const uint32_t *src, const
  * target, and its distance is the table's. */
 static int check_paths(const gcol_ref_csr_t *h, const gcol_graph_t *g, size_t np, tu_rng_t *r) {
   uint32_t n = h->n;
-  uint32_t *src = random_ids(np, n, r), *tgt = random_ids(np, n, r);
+  uint32_t *src = st_random_ids(np, n, r), *tgt = st_random_ids(np, n, r);
   for (size_t k = 0; k < np; k += 7) src[k] = src[(k * 13) % np]; /* shared sources */
   tgt[0] = src[0];                                                  /* one-vertex path */
   if (np > 3) src[1] = n + 9, tgt[2] = n;                           /* invalid ids: empty, NaN */
@@ -319,11 +308,10 @@ TEST(sssp_paths_equal_the_predecessor_walk) {
   gcol_graph_destroy(g);
   gcol_ref_csr_free(&h);
   float *cost = st_random_costs(40 * 30 * 6, 0.1, &r);
-  CHECK(gcol_ref_grid_csr(40, 30, 6, cost, 26, &h) == 0);
-  void *dc = tu_to_device(cost, 40 * 30 * 6 * 4);
-  CHECK_OK(gcol_graph_create_grid3d(&g, 40, 30, 6, dc, 26, 0));
+  g = st_grid_graph(40, 30, 6, cost, 26, &h);
+  CHECK(g);
   CHECK(check_paths(&h, g, 150, &r));
-  tu_free(dc), free(cost);
+  free(cost);
   gcol_graph_destroy(g);
   gcol_ref_csr_free(&h);
   if (st_load_helsinki(&h) == 0) {
@@ -368,7 +356,7 @@ TEST(sssp_pred_and_paths_refuse_bad_buffers) {
   gcol_graph_t *g = st_device_graph(&h);
   CHECK(g);
   size_t ns = 1024, cells = ns * h.n; /* 8 MiB tables */
-  uint32_t *src = random_ids(ns, h.n, &r);
+  uint32_t *src = st_random_ids(ns, h.n, &r);
   void *ds = tu_to_device(src, ns * 4);
   float *dd = tu_poisoned(cells * 4);
   uint32_t *dp = tu_poisoned(cells * 4), *half = tu_poisoned(cells * 2), *host = malloc(h.n * 4);

@@ -573,7 +573,8 @@ GCOL_API void gcol_graph_destroy(gcol_graph_t *g);
  * arcs): slower, never wrong.
  * Errors: GCOL_ERROR_INVALID_ARGUMENT (NULL g, NULL pointers with work to do,
  * d_targets NULL with num_targets != vertex count, a table too large for
- * size_t); GCOL_ERROR_OUT_OF_MEMORY when not even one warp's scratch fits. */
+ * size_t); GCOL_ERROR_OUT_OF_MEMORY when not even one warp's scratch (near-far:
+ * one block's queues) fits. */
 GCOL_API gcol_status_t gcol_sssp_many_to_many(const gcol_graph_t *g, const uint32_t *d_sources, size_t num_sources,
                                      const uint32_t *d_targets, size_t num_targets, float *d_dist,
                                      cudaStream_t s);
