@@ -60,6 +60,9 @@ LIB_CU  += src/strmap/strmap.cu src/strmap/strmap_host.cu
 # select, no test hooks) and, with -DGCOL_TESTING, for tests and benchmarks
 # (every variant the sweeps need, the solver's hooks) in libgcol_testing.a.
 VARIANT_CU := src/sssp/sssp.cu src/compact/select_any.cu
+# shortest paths (issue 27): the path call, and the buffer-extent check its predecessor table uses
+VARIANT_CU += src/sssp/paths.cu
+LIB_C   += src/core/dptr_room.c
 # key x value widths of the core's kernels (value 0: sets and multisets)
 PAIRS   := 4_4 4_8 8_4 8_8 4_0 8_0
 CORE_OBJ := $(CORE_C:%.c=$(BUILD)/%.o)

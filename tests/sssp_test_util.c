@@ -29,6 +29,23 @@ int st_random_graph(uint32_t n, size_t m, int split, tu_rng_t *rng, gcol_ref_csr
   return rc;
 }
 
+uint32_t *st_random_ids(size_t k, uint32_t below, tu_rng_t *rng) {
+  uint32_t *a = malloc((k ? k : 1) * sizeof *a);
+  for (size_t i = 0; a && i < k; ++i) a[i] = (uint32_t)(tu_next(rng) % below);
+  return a;
+}
+
+gcol_graph_t *st_grid_graph(uint32_t nx, uint32_t ny, uint32_t nz, const float *cost, int connectivity,
+                            gcol_ref_csr_t *h) {
+  size_t n = (size_t)nx * ny * nz;
+  if (gcol_ref_grid_csr(nx, ny, nz, cost, connectivity, h) != 0) return NULL;
+  void *dc = tu_to_device(cost, n * 4);
+  gcol_graph_t *g = NULL;
+  if (!dc || gcol_graph_create_grid3d(&g, nx, ny, nz, dc, connectivity, 0) != GCOL_SUCCESS) g = NULL;
+  tu_free(dc);
+  return g;
+}
+
 float *st_random_costs(size_t n, double obstacle_share, tu_rng_t *rng) {
   float *c = malloc(n * sizeof *c);
   for (size_t i = 0; c && i < n; ++i) c[i] = unit(rng) < obstacle_share ? INFINITY : (float)(0.5 + 2.0 * unit(rng));

@@ -16,6 +16,14 @@
  * (unreachable parts). 0 on success. */
 int st_random_graph(uint32_t n, size_t m, int split, tu_rng_t *rng, gcol_ref_csr_t *out);
 
+/* k random vertex ids below `below` (malloc'd). */
+uint32_t *st_random_ids(size_t k, uint32_t below, tu_rng_t *rng);
+
+/* A voxel grid on both sides: the CPU's CSR into *h and the device graph
+ * (NULL on failure). */
+gcol_graph_t *st_grid_graph(uint32_t nx, uint32_t ny, uint32_t nz, const float *cost, int connectivity,
+                            gcol_ref_csr_t *h);
+
 /* Random voxel costs in [0.5, 2.5) with a share of INFINITY obstacles. */
 float *st_random_costs(size_t n, double obstacle_share, tu_rng_t *rng);
 

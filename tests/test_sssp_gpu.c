@@ -23,12 +23,6 @@ static int check_table(const gcol_ref_csr_t *h, const gcol_graph_t *g, const uin
   return ok;
 }
 
-static uint32_t *random_ids(size_t k, uint32_t below, tu_rng_t *r) {
-  uint32_t *a = malloc((k ? k : 1) * sizeof *a);
-  for (size_t i = 0; i < k; ++i) a[i] = (uint32_t)(tu_next(r) % below);
-  return a;
-}
-
 TEST(sssp_gpu_random_sparse_graphs) {
   REQUIRE_GPU();
   tu_rng_t r = {test_seed() ^ 0x1001};
@@ -37,10 +31,10 @@ TEST(sssp_gpu_random_sparse_graphs) {
     CHECK(st_random_graph(2000, 8000, split, &r, &h) == 0);
     gcol_graph_t *g = st_device_graph(&h);
     CHECK(g);
-    uint32_t *src = random_ids(64, h.n, &r);
+    uint32_t *src = st_random_ids(64, h.n, &r);
     src[0] = h.n - 1; /* isolated when split */
     CHECK(check_table(&h, g, src, 64, NULL, 0));
-    uint32_t *tgt = random_ids(50, h.n, &r);
+    uint32_t *tgt = st_random_ids(50, h.n, &r);
     tgt[1] = tgt[0];       /* duplicate target */
     tgt[2] = h.n + 5;      /* invalid target: NaN column */
     src[3] = 0xffffffffu;  /* invalid source: NaN row */
@@ -90,10 +84,10 @@ TEST(sssp_gpu_grid3d_with_obstacles) {
       void *dc = tu_to_device(cost, n * 4);
       gcol_graph_t *g = NULL;
       CHECK_OK(gcol_graph_create_grid3d(&g, nx, ny, nz, dc, conns[c], 0));
-      uint32_t *src = random_ids(40, n, &r);
+      uint32_t *src = st_random_ids(40, n, &r);
       src[0] = 0;
       CHECK(check_table(&h, g, src, 40, NULL, 0));
-      uint32_t *tgt = random_ids(30, n, &r);
+      uint32_t *tgt = st_random_ids(30, n, &r);
       CHECK(check_table(&h, g, src, 40, tgt, 30));
       free(src), free(tgt), free(cost);
       tu_free(dc);
@@ -111,7 +105,7 @@ TEST(sssp_gpu_1_and_10000_sources) {
   gcol_graph_t *g = st_device_graph(&h);
   CHECK(g);
   size_t ns = test_max_n() < 10000 ? test_max_n() / 10 + 1 : 10000;
-  uint32_t *src = random_ids(ns, h.n, &r), *tgt = random_ids(100, h.n, &r);
+  uint32_t *src = st_random_ids(ns, h.n, &r), *tgt = st_random_ids(100, h.n, &r);
   CHECK(check_table(&h, g, src, 1, NULL, 0));
   CHECK(check_table(&h, g, src, ns, tgt, 100));
   free(src), free(tgt);
@@ -136,7 +130,7 @@ TEST(sssp_gpu_heap_refill_absorbs_overflow) {
   gcol_graph_t *g = NULL;
   CHECK_OK(gcol_graph_create_grid3d(&g, nx, ny, nz, dc, 26, 0));
   uint32_t *hooks = tu_poisoned(8), counts[2] = {0, 0};
-  uint32_t *src = random_ids(12, n, &r), *tgt = random_ids(200, n, &r);
+  uint32_t *src = st_random_ids(12, n, &r), *tgt = st_random_ids(200, n, &r);
   gcol_detail_sssp_hooks.d_fallback_sources = hooks;
   gcol_detail_sssp_hooks.d_refills = hooks + 1;
   int ok = 1, absorbed = 0;
@@ -219,7 +213,7 @@ TEST(sssp_gpu_heap_overflow_falls_back) {
   gcol_graph_t *g = NULL;
   CHECK_OK(gcol_graph_create_grid3d(&g, nx, ny, nz, dc, 26, 0));
   uint32_t *count = tu_poisoned(4), host_count = 0;
-  uint32_t *src = random_ids(24, n, &r), *tgt = random_ids(16, n, &r);
+  uint32_t *src = st_random_ids(24, n, &r), *tgt = st_random_ids(16, n, &r);
   gcol_detail_sssp_hooks.d_fallback_sources = count;
   int ok = 1;
   for (uint32_t nodes = 1; nodes <= 2 && ok; ++nodes) {
@@ -245,7 +239,7 @@ TEST(sssp_gpu_helsinki) {
   tu_rng_t r = {test_seed() ^ 0x4e15};
   gcol_graph_t *g = st_device_graph(&h);
   CHECK(g);
-  uint32_t *src = random_ids(128, h.n, &r), *tgt = random_ids(200, h.n, &r);
+  uint32_t *src = st_random_ids(128, h.n, &r), *tgt = st_random_ids(200, h.n, &r);
   CHECK(check_table(&h, g, src, 128, NULL, 0));
   CHECK(check_table(&h, g, src, 128, tgt, 200));
   free(src), free(tgt);
@@ -288,5 +282,40 @@ TEST(sssp_gpu_graph_creation_validates_contents) {
     CHECK_STATUS(st, i == 0 ? GCOL_SUCCESS : GCOL_ERROR_INVALID_ARGUMENT);
     gcol_graph_destroy(g);
   }
+  return TEST_PASS;
+}
+
+/* The near-far engine (distances to all vertices): the same table as the
+ * CPU with all-zero weights (its bucket width then falls back to 1), and
+ * with bucket widths from a thousandth to a million mean weights (many
+ * splits of the far pile, or one bucket: plain label correcting); and the
+ * warp engine, forced, gives the same table. */
+TEST(sssp_gpu_nearfar_bucket_widths_and_zero_weights) {
+  REQUIRE_GPU();
+  tu_rng_t r = {test_seed() ^ 0x27c1};
+  gcol_ref_csr_t h;
+  CHECK(st_random_graph(1500, 6000, 1, &r, &h) == 0);
+  gcol_graph_t *g = st_device_graph(&h);
+  CHECK(g);
+  uint32_t *src = st_random_ids(40, h.n, &r);
+  const float factors[] = {1e-3f, 0.5f, 8.0f, 1e6f};
+  int ok = 1;
+  for (int i = 0; i < 4 && ok; ++i) {
+    gcol_detail_sssp_hooks.delta_factor = factors[i];
+    ok = check_table(&h, g, src, 40, NULL, 0);
+  }
+  gcol_detail_sssp_hooks.delta_factor = 0.0f;
+  gcol_detail_sssp_hooks.engine = 1;
+  ok = ok && check_table(&h, g, src, 40, NULL, 0);
+  gcol_detail_sssp_hooks.engine = 0;
+  CHECK(ok);
+  gcol_graph_destroy(g);
+  for (size_t e = 0; e < h.m; ++e) h.weights[e] = 0.0f;
+  g = st_device_graph(&h);
+  CHECK(g);
+  CHECK(check_table(&h, g, src, 40, NULL, 0));
+  free(src);
+  gcol_graph_destroy(g);
+  gcol_ref_csr_free(&h);
   return TEST_PASS;
 }

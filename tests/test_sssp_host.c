@@ -239,3 +239,37 @@ TEST(sssp_no_device_without_gpu) {
   CHECK_STATUS(gcol_detail_heap_replay(&op, 1, 4, 0, 1, &res), GCOL_ERROR_NO_DEVICE);
   return TEST_PASS;
 }
+
+/* Predecessors and paths (issue 27): argument errors come before the device
+ * (NULL, misaligned, sizes), a no-op call succeeds, and without a GPU the
+ * first good-looking call says NO_DEVICE. */
+TEST(sssp_pred_and_paths_reject_bad_arguments_before_the_device) {
+  struct gcol_graph fake;
+  memset(&fake, 0, sizeof fake);
+  fake.magic = GCOL_GRAPH_MAGIC, fake.kind = GCOL_GRAPH_CSR, fake.n = 10;
+  uint32_t *p = (uint32_t *)16, *odd = (uint32_t *)18;
+  float *w = (float *)16;
+  uint64_t *off = (uint64_t *)16, *off4 = (uint64_t *)20;
+  CHECK_STATUS(gcol_sssp_many_to_many_pred(NULL, p, 1, NULL, 10, w, p, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_sssp_many_to_many_pred(&fake, p, 1, NULL, 10, w, odd, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(gcol_last_error_message(), "gcol_sssp_many_to_many_pred: d_pred") != NULL);
+  CHECK_STATUS(gcol_sssp_many_to_many_pred(&fake, p, 1, NULL, 10, NULL, p, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_sssp_many_to_many_pred(&fake, p, 1, NULL, 9, w, p, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_OK(gcol_sssp_many_to_many_pred(&fake, p, 0, NULL, 10, NULL, NULL, 0));
+  CHECK_STATUS(gcol_sssp_paths(NULL, p, p, 1, off, p, 4, NULL, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_sssp_paths(&fake, NULL, p, 1, off, p, 4, NULL, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_sssp_paths(&fake, p, NULL, 1, off, p, 4, NULL, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_sssp_paths(&fake, p, p, 1, NULL, p, 4, NULL, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_sssp_paths(&fake, p, p, 1, off4, p, 4, NULL, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(gcol_last_error_message(), "d_offsets") != NULL);
+  CHECK_STATUS(gcol_sssp_paths(&fake, p, p, 1, off, NULL, 4, NULL, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_sssp_paths(&fake, p, p, 1, off, odd, 4, NULL, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_sssp_paths(&fake, p, p, 1, off, p, 4, (float *)18, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_sssp_paths(&fake, p, p, (size_t)UINT32_MAX, off, p, 4, NULL, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_OK(gcol_sssp_paths(&fake, NULL, NULL, 0, NULL, NULL, 0, NULL, 0)); /* nothing to do */
+  if (!test_have_gpu()) {
+    CHECK_STATUS(gcol_sssp_many_to_many_pred(&fake, p, 1, NULL, 10, w, p, 0), GCOL_ERROR_NO_DEVICE);
+    CHECK_STATUS(gcol_sssp_paths(&fake, p, p, 1, off, NULL, 0, NULL, 0), GCOL_ERROR_NO_DEVICE);
+  }
+  return TEST_PASS;
+}

@@ -495,10 +495,15 @@ GCOL_API gcol_status_t gcol_exclusive_scan(void *d_temp, size_t *temp_bytes, con
 /* Shortest paths                                                           */
 /* ------------------------------------------------------------------------ */
 /* Many-to-many shortest paths on directed graphs with float weights >= 0 and
- * 32-bit vertex ids: one warp per source runs Dijkstra on its own
- * warp-cooperative 32-ary heap (include/gcol/device/warp_heap.cuh). Distances
- * are float sums along a path, each addition rounded on its own, in the order
- * of the path (a CPU Dijkstra adding in float gets the same numbers). */
+ * 32-bit vertex ids. Two engines, chosen per call: for distances to every
+ * vertex (d_targets NULL, no predecessors) a block of 256 threads per source
+ * runs near-far Delta-stepping (buckets of 8 mean arc weights; the graph
+ * measures its mean weight at creation); otherwise one warp per source runs
+ * Dijkstra on its own warp-cooperative 32-ary heap
+ * (include/gcol/device/warp_heap.cuh) and stops once its targets are
+ * settled. Distances are float sums along a path, each addition rounded on
+ * its own, in the order of the path (a CPU Dijkstra adding in float gets the
+ * same numbers, whichever engine ran). */
 typedef struct gcol_graph gcol_graph_t;
 
 /* A graph from a CSR on the device: the arcs of vertex u are
@@ -538,7 +543,10 @@ GCOL_API gcol_status_t gcol_graph_create_grid3d(gcol_graph_t **g, uint32_t nx, u
  * NULL is a no-op. */
 GCOL_API void gcol_graph_destroy(gcol_graph_t *g);
 
-/* Shortest-path distances from every source to every target:
+/* Shortest-path distances from every source to every target (engine: see
+ * the top of this section; with d_targets NULL the near-far engine's
+ * scratch is 24 bytes per vertex per running block, within half the free
+ * memory, instead of the heaps below):
  * d_dist[i * row + j] = distance from d_sources[i] to d_targets[j], INFINITY
  * where unreachable, row = num_targets (row-major, num_sources x num_targets).
  *   d_sources    num_sources vertex ids (duplicates allowed)
@@ -565,10 +573,80 @@ GCOL_API void gcol_graph_destroy(gcol_graph_t *g);
  * arcs): slower, never wrong.
  * Errors: GCOL_ERROR_INVALID_ARGUMENT (NULL g, NULL pointers with work to do,
  * d_targets NULL with num_targets != vertex count, a table too large for
- * size_t); GCOL_ERROR_OUT_OF_MEMORY when not even one warp's scratch fits. */
+ * size_t); GCOL_ERROR_OUT_OF_MEMORY when not even one warp's scratch (near-far:
+ * one block's queues) fits. */
 GCOL_API gcol_status_t gcol_sssp_many_to_many(const gcol_graph_t *g, const uint32_t *d_sources, size_t num_sources,
                                      const uint32_t *d_targets, size_t num_targets, float *d_dist,
                                      cudaStream_t s);
+
+/* Predecessors and paths (issue 27). GCOL_SSSP_NO_PRED is the predecessor
+ * of a source itself, of an unreachable vertex, and of every cell of a NaN
+ * row or column. */
+#define GCOL_SSSP_NO_PRED 0xFFFFFFFFu
+
+/* gcol_sssp_many_to_many plus predecessors: d_pred[i * row + j] = the vertex
+ * before d_targets[j] on the shortest path from d_sources[i] that the
+ * solver found, or GCOL_SSSP_NO_PRED (see above). Every other argument, the
+ * distances written and the errors are those of gcol_sssp_many_to_many.
+ *   d_pred  device, num_sources * num_targets uint32_t (4-byte aligned), or
+ *           NULL: then exactly gcol_sssp_many_to_many (same kernels, same
+ *           speed; the predecessor solver is a separate compiled variant)
+ * Which predecessor among ties: the one whose expansion first lowered the
+ * target's distance to its final value (a later arc reaching the same
+ * distance never replaces it), so following predecessors from any target
+ * reaches the source without a cycle, zero-weight arcs included, and the
+ * float sum of the arc weights along that walk, added from the source, is
+ * the reported distance bit for bit. With parallel arcs u -> v the path
+ * names vertices, not arcs: the lightest one is meant.
+ * Memory: with d_targets NULL the table is num_sources x num_vertices of 4
+ * bytes for d_pred besides as much for d_dist (1,024 sources on 1M vertices:
+ * 4 GiB each); rows of the full predecessor tree are what path walks need,
+ * and gcol_sssp_paths walks them on the device without that table. With
+ * d_targets the solver keeps a private predecessor array of 4 bytes per
+ * vertex per running warp (as it does for distances).
+ * Errors besides gcol_sssp_many_to_many's: GCOL_ERROR_INVALID_ARGUMENT for a
+ * misaligned d_pred, and for a d_pred (or d_dist) whose device allocation
+ * ends before num_sources * num_targets elements (checked where the driver
+ * can tell the allocation's extent: cudaMalloc and pool memory). */
+GCOL_API gcol_status_t gcol_sssp_many_to_many_pred(const gcol_graph_t *g, const uint32_t *d_sources,
+                                                   size_t num_sources, const uint32_t *d_targets,
+                                                   size_t num_targets, float *d_dist, uint32_t *d_pred,
+                                                   cudaStream_t s);
+
+/* Shortest paths as vertex sequences for num_pairs (source, target) pairs:
+ * pair k runs from d_sources[k] to d_targets[k]. One search per distinct
+ * source (pairs are grouped by source on the device); each search stops once
+ * every target of the call is settled, then walks the predecessors (as
+ * gcol_sssp_many_to_many_pred chooses them) for the pairs of its source.
+ *   d_sources, d_targets  device, num_pairs uint32_t ids each
+ *   num_pairs     0 .. 2^32 - 2; 0 is a no-op (nothing is read or written)
+ *   d_offsets     device, num_pairs + 1 uint64_t (8-byte aligned), always
+ *                 written: pair k's path is d_vertices[d_offsets[k] ..
+ *                 d_offsets[k + 1]), and d_offsets[num_pairs] is the total
+ *                 vertex count the paths need
+ *   d_vertices    device, max_vertices uint32_t; the paths, source first and
+ *                 target last, written only when the total fits in
+ *                 max_vertices (else left untouched). May be NULL when
+ *                 max_vertices is 0: a size query (read d_offsets[num_pairs],
+ *                 allocate, call again; the searches run again). A path has
+ *                 at most num_vertices vertices, so num_pairs * num_vertices
+ *                 always suffices.
+ *   d_dist        device, num_pairs floats, or NULL: each pair's distance
+ *                 (as gcol_sssp_many_to_many: INFINITY unreachable, NaN for
+ *                 an id >= the vertex count)
+ * A path is empty (length 0) exactly when the pair has none: the target is
+ * unreachable, or an id is >= the vertex count (cannot be checked without
+ * synchronizing); d_dist tells these apart. source == target gives a path of
+ * one vertex (distance 0), unless the grid voxel is an obstacle (empty).
+ * Asynchronous. Scratch from cudaMallocAsync on s: the sort of the pairs by
+ * source, per pair 16 bytes, max_vertices * 4 bytes, and per running warp a
+ * heap as gcol_sssp_many_to_many's plus 8 bytes per vertex (distances and
+ * predecessors).
+ * Errors: GCOL_ERROR_INVALID_ARGUMENT (NULL g, NULL or misaligned pointers
+ * with work to do, d_vertices NULL with max_vertices > 0); OUT_OF_MEMORY. */
+GCOL_API gcol_status_t gcol_sssp_paths(const gcol_graph_t *g, const uint32_t *d_sources, const uint32_t *d_targets,
+                                       size_t num_pairs, uint64_t *d_offsets, uint32_t *d_vertices,
+                                       size_t max_vertices, float *d_dist, cudaStream_t s);
 
 /* ------------------------------------------------------------------------ */
 /* Multimap (duplicate keys)                                                */

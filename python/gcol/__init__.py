@@ -22,7 +22,7 @@ from ._errors import (CudaError, FullError, GcolError, InvalidArgumentError, Lib
 from ._map import ADD, MAX, MIN, Map, Op
 from ._multimap import Multimap
 from ._set import Multiset, Set
-from ._sssp import Graph, shortest_paths
+from ._sssp import NO_PRED, Graph, shortest_paths, shortest_paths_pred, paths
 from ._sketch import BloomFilter, HyperLogLog, approx_distinct  # noqa: F401 (issue 24)
 from ._version import __version__
 
@@ -50,7 +50,7 @@ def version():
     return (v // 10000, v // 100 % 100, v % 100)
 
 
-__all__ = ["Map", "Multimap", "Graph", "shortest_paths", "Op", "ADD", "MIN", "MAX", "Status", "GcolError",
+__all__ = ["Map", "Multimap", "Graph", "shortest_paths", "shortest_paths_pred", "paths", "NO_PRED", "Op", "ADD", "MIN", "MAX", "Status", "GcolError",
            "InvalidArgumentError", "OutOfMemoryError", "NoDeviceError", "CudaError", "FullError",
            "ReservedKeyError", "NcclError", "LibraryNotFoundError", "library_path", "version", "__version__",
            "unique", "groupby_reduce", "isin", "join"]

@@ -81,6 +81,8 @@ SIGNATURES = {
     "graph_create_grid3d": (c_int, (POINTER(c_void_p), c_uint, c_uint, c_uint, _P, c_int, _P)),
     "graph_destroy": (None, (_P,)),
     "sssp_many_to_many": (c_int, (_P, _P, _N, _P, _N, _P, _P)),
+    "sssp_many_to_many_pred": (c_int, (_P, _P, _N, _P, _N, _P, _P, _P)),
+    "sssp_paths": (c_int, (_P, _P, _P, _N, _P, _P, _N, _P, _P)),
 }
 
 

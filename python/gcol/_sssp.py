@@ -1,4 +1,5 @@
-"""Graphs and many-to-many shortest paths (gcol_graph_t, gcol_sssp_many_to_many)."""
+"""Graphs and many-to-many shortest paths (gcol_graph_t, gcol_sssp_many_to_many,
+_pred and gcol_sssp_paths)."""
 import ctypes
 
 from . import _arrays
@@ -82,3 +83,60 @@ def shortest_paths(graph, sources, targets=None, out=None, stream=None):
     graph._check(graph._f.sssp_many_to_many(graph._handle(), src.ptr, src.n, tgt.ptr if tgt else None, nt,
                                             dist.ptr, s))
     return out
+
+
+NO_PRED = 0xFFFFFFFF  # GCOL_SSSP_NO_PRED: no predecessor (-1 in an int32 array)
+
+
+def shortest_paths_pred(graph, sources, targets=None, out=None, pred_out=None, stream=None):
+    """shortest_paths plus predecessors: (dist, pred), pred[i, j] being the
+    vertex before targets[j] on the shortest path from sources[i] that the
+    solver found, in the sources' dtype; NO_PRED (-1 as int32) for the source
+    itself, unreachable targets and invalid ids. Ties: the first arc, in
+    settle order, that reached the final distance, so following pred from any
+    vertex reaches the source. With targets None both tables are
+    len(sources) x num_vertices (4 bytes a cell each)."""
+    src = _ids(sources, "sources")
+    tgt = _ids(targets, "targets") if targets is not None else None
+    nt = tgt.n if tgt is not None else graph.num_vertices
+    if out is None:
+        out = src.lib.empty((src.n, nt), "float32", src)
+    if pred_out is None:
+        pred_out = src.lib.empty((src.n, nt), src.dtype, src)
+    dist = typed(out, "float32", "out")
+    pred = _ids(pred_out, "pred_out")
+    for v, name in ((dist, "out"), (pred, "pred_out")):
+        if v.n != src.n * nt:
+            raise InvalidArgumentError("%s has %d elements, %d x %d needed" % (name, v.n, src.n, nt))
+    s = graph._stream(stream, src)
+    graph._check(graph._f.sssp_many_to_many_pred(graph._handle(), src.ptr, src.n, tgt.ptr if tgt else None, nt,
+                                                 dist.ptr, pred.ptr, s))
+    return out, pred_out
+
+
+def paths(graph, sources, targets, stream=None):
+    """The shortest paths from sources[k] to targets[k] as vertex lists:
+    (offsets, vertices, dist) with pair k's path vertices[offsets[k]:offsets[k+1]]
+    (source first, target last; empty where there is none: unreachable, or an
+    invalid id), offsets int64 of len(sources) + 1, vertices in the sources'
+    dtype, dist float32 per pair (INFINITY unreachable, NaN invalid id).
+    One search per distinct source. Waits for the stream once: the searches
+    run twice, first to size the vertex array, then to fill it."""
+    src = _ids(sources, "sources")
+    tgt = _ids(targets, "targets")
+    if tgt.n != src.n:
+        raise InvalidArgumentError("sources has %d ids and targets %d; pairs need as many" % (src.n, tgt.n))
+    offsets = src.lib.empty((src.n + 1,), "int64", src)
+    dist = src.lib.empty((src.n,), "float32", src)
+    if src.n == 0:
+        return offsets, src.lib.empty((0,), src.dtype, src), dist
+    off = typed(offsets, "int64", "offsets")
+    d = typed(dist, "float32", "dist")
+    s = graph._stream(stream, src)
+    f, h = graph._f, graph._handle()
+    graph._check(f.sssp_paths(h, src.ptr, tgt.ptr, src.n, off.ptr, None, 0, None, s))
+    total = int(offsets[-1])  # waits for the size query
+    vertices = src.lib.empty((max(total, 1),), src.dtype, src)
+    verts = _ids(vertices, "vertices")
+    graph._check(f.sssp_paths(h, src.ptr, tgt.ptr, src.n, off.ptr, verts.ptr, verts.n, d.ptr, s))
+    return offsets, vertices[:total], dist

@@ -17,9 +17,16 @@ enum : uint32_t { BAD_OFFSETS = 1, BAD_TARGET = 2, BAD_WEIGHT = 4, BAD_COST = 8 
 
 /* offsets[0] == 0, non-decreasing, offsets[n] == m; targets < n; weights
  * finite and >= 0. Any failure ORs a bit into *bad. */
+/* Sum of x over the warp, added once per warp to *sum (the mean weight). */
+__device__ void add_sum(double x, double *sum) {
+  for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+  if ((threadIdx.x & 31) == 0 && x != 0.0) atomicAdd(sum, x);
+}
+
 __global__ void check_csr(const uint32_t *off, const uint32_t *tgt, const float *w, uint32_t n, size_t m,
-                          uint32_t *bad) {
+                          uint32_t *bad, double *sums) {
   uint32_t flags = 0;
+  double sum = 0.0;
   size_t stride = (size_t)gridDim.x * blockDim.x;
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
     if (off[i] > off[i + 1]) flags |= BAD_OFFSETS;
@@ -27,16 +34,23 @@ __global__ void check_csr(const uint32_t *off, const uint32_t *tgt, const float 
   for (size_t e = (size_t)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += stride) {
     if (tgt[e] >= n) flags |= BAD_TARGET;
     if (!(w[e] >= 0.0f) || isinf(w[e])) flags |= BAD_WEIGHT;
+    else sum += w[e];
   }
+  add_sum(sum, &sums[0]);
   if (flags) atomicOr(bad, flags);
 }
 
 /* Voxel costs: >= 0 and not NaN (INFINITY is an obstacle). */
-__global__ void check_costs(const float *cost, uint32_t n, uint32_t *bad) {
+__global__ void check_costs(const float *cost, uint32_t n, uint32_t *bad, double *sums) {
   size_t stride = (size_t)gridDim.x * blockDim.x;
   bool ok = true;
-  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+  double sum = 0.0, finite = 0.0;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
     ok &= gcol_grid_cost_valid(cost[i]) != 0;
+    if (cost[i] >= 0.0f && !isinf(cost[i])) sum += cost[i], finite += 1.0;
+  }
+  add_sum(sum, &sums[0]);
+  add_sum(finite, &sums[1]);
   if (!ok) atomicOr(bad, (uint32_t)BAD_COST);
 }
 
@@ -68,25 +82,32 @@ gcol_status_t copy_in(T **dst, const T *src, size_t count, cudaStream_t s) {
   return GCOL_SUCCESS;
 }
 
-/* Launch a checker over `items` and return its verdict (synchronizes s). */
+/* Launch a checker over `items` and return its verdict (synchronizes s);
+ * sums_out[0..1] receive the sums it accumulates (weights; finite costs and
+ * their count). */
 template <class Launch>
-gcol_status_t run_check(size_t items, cudaStream_t s, Launch launch) {
+gcol_status_t run_check(size_t items, cudaStream_t s, double *sums_out, Launch launch) {
   gcol_device_info_t dev;
   GCOL_TRY(gcol_current_device_info(&dev));
-  uint32_t *d_bad = NULL, bad = 0;
-  GCOL_CUDA_TRY(cudaMalloc(&d_bad, sizeof *d_bad));
+  struct verdict {
+    double sums[2];
+    uint32_t bad;
+  } *d_v = NULL, v;
+  GCOL_CUDA_TRY(cudaMalloc(&d_v, sizeof *d_v));
   size_t blocks = (items + 255) / 256;
   size_t max_blocks = (size_t)dev.num_sms * 8;
   blocks = blocks < 1 ? 1 : blocks > max_blocks ? max_blocks : blocks;
-  cudaError_t e = cudaMemsetAsync(d_bad, 0, sizeof *d_bad, s);
+  cudaError_t e = cudaMemsetAsync(d_v, 0, sizeof *d_v, s);
   if (e == cudaSuccess) {
-    launch((unsigned)blocks, d_bad);
+    launch((unsigned)blocks, &d_v->bad, d_v->sums);
     e = cudaGetLastError();
   }
-  if (e == cudaSuccess) e = cudaMemcpyAsync(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost, s);
+  if (e == cudaSuccess) e = cudaMemcpyAsync(&v, d_v, sizeof v, cudaMemcpyDeviceToHost, s);
   if (e == cudaSuccess) e = cudaStreamSynchronize(s);
-  cudaFree(d_bad);
+  cudaFree(d_v);
   if (e != cudaSuccess) return gcol_from_cuda(e);
+  uint32_t bad = v.bad;
+  sums_out[0] = v.sums[0], sums_out[1] = v.sums[1];
   if (!bad) return GCOL_SUCCESS;
   return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "the input breaks the rules:%s%s%s%s",
                    bad & BAD_OFFSETS ? " d_offsets is not 0 first, non-decreasing and num_edges last;" : "",
@@ -101,18 +122,24 @@ gcol_status_t create_csr(gcol_graph *g, const uint32_t *d_offsets, const uint32_
   GCOL_TRY(copy_in(&g->targets, d_targets, g->m, s));
   GCOL_TRY(copy_in(&g->weights, d_weights, g->m, s));
   size_t items = g->m > g->n ? g->m : g->n;
-  return run_check(items, s, [&](unsigned blocks, uint32_t *bad) {
-    check_csr<<<blocks, 256, 0, s>>>(g->offsets, g->targets, g->weights, g->n, g->m, bad);
-  });
+  double sums[2] = {0.0, 0.0};
+  GCOL_TRY(run_check(items, s, sums, [&](unsigned blocks, uint32_t *bad, double *d_sums) {
+    check_csr<<<blocks, 256, 0, s>>>(g->offsets, g->targets, g->weights, g->n, g->m, bad, d_sums);
+  }));
+  g->mean_w = g->m ? (float)(sums[0] / (double)g->m) : 0.0f;
+  return GCOL_SUCCESS;
 }
 
 gcol_status_t create_grid(gcol_graph *g, const float *d_cost, cudaStream_t s) {
   GCOL_TRY(copy_in(&g->cost, d_cost, g->n, s));
   GCOL_CUDA_TRY(cudaMalloc((void **)&g->faces, g->n));
-  return run_check(g->n, s, [&](unsigned blocks, uint32_t *bad) {
+  double sums[2] = {0.0, 0.0};
+  GCOL_TRY(run_check(g->n, s, sums, [&](unsigned blocks, uint32_t *bad, double *d_sums) {
     fill_faces<<<blocks, 256, 0, s>>>(g->faces, g->nx, g->ny, g->nz);
-    check_costs<<<blocks, 256, 0, s>>>(g->cost, g->n, bad);
-  });
+    check_costs<<<blocks, 256, 0, s>>>(g->cost, g->n, bad, d_sums);
+  }));
+  g->mean_w = sums[1] > 0 ? (float)(1.2 * sums[0] / sums[1]) : 0.0f;
+  return GCOL_SUCCESS;
 }
 
 }  // namespace

@@ -34,6 +34,9 @@ struct gcol_graph {
   int connectivity;  /* grid: 6, 18 or 26 */
   float *cost;       /* grid: n voxel costs */
   uint8_t *faces;    /* grid: n gcol_grid_faces bytes */
+  float mean_w;      /* mean arc weight (grid: mean finite voxel cost x 1.2,
+                        about the mean step); the near-far engine's bucket
+                        width comes from it */
 };
 
 /* Grid directions: index 0..25 names the 26 offsets (dx, dy, dz) in

@@ -57,12 +57,20 @@ typedef struct {
                                    zeroes and then counts heap refills in
                                    (overflows absorbed by rebuilding the
                                    heap from the distances) */
+  uint32_t engine;              /* 0: the policy (sssp.cu); 1: the warp
+                                   engine; 2: near-far wherever it applies */
+  float delta_factor;           /* 0: the policy's near-far bucket width
+                                   (GCOL_SSSP_NF_DELTA x the mean arc
+                                   weight); else this factor */
 } gcol_detail_sssp_hooks_t;
 extern gcol_detail_sssp_hooks_t gcol_detail_sssp_hooks;
 
 /* The largest primary heap in nodes (root + 32 + 1024: 33,824 pairs); the
  * solver takes fewer when many sources need more warps per SM (sssp.cu). */
 #define GCOL_SSSP_HEAP_NODES 1057u
+
+/* The near-far engine's bucket width in mean arc weights (sssp.cu). */
+#define GCOL_SSSP_NF_DELTA 8.0f
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "gcol/device/warp_heap.cuh"
+#include "gcol/gcol.h" /* GCOL_SSSP_NO_PRED */
 #include "sssp/graph_internal.h"
 
 namespace gcol {
@@ -170,7 +171,7 @@ struct refill_bound {
   uint32_t count;
   bool ok;
 };
-__device__ __noinline__ refill_bound refill_threshold(const float *dist, uint32_t n, float d, float t, uint32_t fit) {
+__device__ __noinline__ inline refill_bound refill_threshold(const float *dist, uint32_t n, float d, float t, uint32_t fit) {
   refill_bound r = {t, 0, true};
   float lo, hi;
   count_range(dist, n, d, t, r.count, lo, hi);
@@ -192,7 +193,7 @@ __device__ __noinline__ refill_bound refill_threshold(const float *dist, uint32_
   return r;
 }
 
-__device__ bool refill_heap(warp_heap &h, const float *dist, uint32_t n, float d, float &t,
+__device__ inline bool refill_heap(warp_heap &h, const float *dist, uint32_t n, float d, float &t,
                             const uint32_t *target_flags, uint32_t distinct, uint32_t &left) {
   unsigned lane = threadIdx.x & 31;
   uint64_t room = h.capacity_pairs() / 8 * refill_fill;
@@ -220,6 +221,20 @@ __device__ bool refill_heap(warp_heap &h, const float *dist, uint32_t n, float d
   return fit; /* it was counted to fit */
 }
 
+/* Predecessors (PRED, pred[0..n) private to the warp like dist): pred[v] =
+ * u is written only when u's expansion strictly lowers dist[v] (the
+ * atomicMin's old value is larger). u is expanded only once dist[u] is final
+ * (popped at its own distance; a refill's re-push of a vertex at exactly d
+ * re-relaxes arcs that can no longer improve anything), so the last write
+ * into pred[v] comes after the last write into pred[u]: following pred moves
+ * to vertices whose predecessor was fixed earlier, ending at s, even across
+ * zero-weight cycles (an equal distance never replaces a predecessor), and
+ * dist[v] == dist[u] + w exactly (the same rounded addition). Lanes of one
+ * expansion that reach v by parallel arcs all write the same u; a
+ * __syncwarp after each expansion orders its pred stores before the next
+ * expansion's. Ties: the first arc, in settle order, that reaches v's final
+ * distance. */
+
 /* Distances from s into dist[0..n) (global, private to this warp). With
  * target flags, stop once `distinct` flagged vertices are settled. Returns
  * false when the heap cannot hold the frontier even in threshold phases, or
@@ -231,11 +246,15 @@ __device__ bool refill_heap(warp_heap &h, const float *dist, uint32_t n, float d
  * two lanes may reach one vertex through parallel arcs), and read with
  * __ldcg, at L2 where the atomics land, never through a stale L1 line.
  * Non-negative floats order like their bit patterns as ints. */
-template <class G>
-__device__ bool warp_dijkstra(const G &g, uint32_t n, uint32_t s, float *dist, const uint32_t *target_flags,
-                              uint32_t distinct, uint32_t max_refills, warp_heap &h, uint32_t *refills) {
+template <bool PRED, class G>
+__device__ bool warp_dijkstra(const G &g, uint32_t n, uint32_t s, float *dist, uint32_t *pred,
+                              const uint32_t *target_flags, uint32_t distinct, uint32_t max_refills, warp_heap &h,
+                              uint32_t *refills) {
   unsigned lane = threadIdx.x & 31;
-  for (uint32_t i = lane; i < n; i += 32) dist[i] = INFINITY;
+  for (uint32_t i = lane; i < n; i += 32) {
+    dist[i] = INFINITY;
+    if (PRED) pred[i] = GCOL_SSSP_NO_PRED;
+  }
   __syncwarp();
   if (!g.source_ok(s) || (target_flags && distinct == 0)) return true;
   if (lane == 0) dist[s] = 0.0f;
@@ -255,7 +274,9 @@ __device__ bool warp_dijkstra(const G &g, uint32_t n, uint32_t s, float *dist, c
     du = __ldcg(&dist[x]);
     /* The next two vertices, most likely: their dist lines to L2 for the
      * stale check (a hint; their neighbours' lines as well cost more DRAM
-     * traffic than they saved, bench/RESULTS.md). */
+     * traffic than they saved, bench/RESULTS.md; deeper prefetch, 8 or 16
+     * vertices and their arcs' first lines, gave nothing where few warps
+     * share an SM either, issue 27). */
     uint32_t next = h.peek_value(lane);
     if (lane == 1 || lane == 2) prefetch_l2(&dist[next < n ? next : n - 1]);
   };
@@ -274,8 +295,10 @@ __device__ bool warp_dijkstra(const G &g, uint32_t n, uint32_t s, float *dist, c
       refill = !g.relax_all(arcs, lane, [&](bool ok, uint32_t v, float w) {
         float nd = __fadd_rn(d, w);
         bool better = ok && nd < __int_as_float(atomicMin((int *)&dist[v], __float_as_int(nd)));
+        if (PRED && better) pred[v] = u;
         return h.push_bulk(better && nd < t, nd, v);
       });
+      if (PRED) __syncwarp(); /* this expansion's pred stores before the next one's */
     }
     if (!refill) continue;
     if (used++ == max_refills) return false;
