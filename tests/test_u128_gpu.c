@@ -569,3 +569,46 @@ TEST(u128_type_rules) {
   CHECK(gcol_map_bucket_slots(2, 16, 8) == 2 && gcol_map_bucket_slots(4, 16, 0) == 4);
   return TEST_PASS;
 }
+
+/* Values equal to empty_value are ordinary values: duplicates in a batch
+ * (insert, insert_and_find, insert_or_apply) read them once published, under
+ * both claim schemes. */
+static test_result_t empty_values_run(int key_cas) {
+  size_t n = test_max_n() < 20000 ? test_max_n() : 20000, distinct = n / 20 + 1;
+  k128_t *hk = malloc(n * 16);
+  uint64_t *hv = calloc(n, 8), *hout = malloc(n * 8);
+  uint8_t *hf = malloc(n);
+  CHECK(hk && hv && hout && hf);
+  for (size_t i = 0; i < n; ++i) hk[i] = key_of(99, i % distinct);
+  k128_t *dk = tu_to_device(hk, n * 16);
+  uint64_t *dv = tu_to_device(hv, n * 8), *dout = tu_poisoned(n * 8);
+  uint8_t *df = tu_poisoned(n);
+  CHECK(dk && dv && dout && df);
+  gcol_map_config_t c = gcol_map_config_default(GCOL_U128, GCOL_U64);
+  c.capacity = 4 * distinct;
+  c.empty_value = 0; /* every value below is empty_value */
+  gcol_map_t *m = NULL;
+  CHECK_OK(gcol_map_create(&m, &c, 0));
+  if (key_cas) CHECK_OK(gcol_map_set_policy_for_testing(m, 2, 1));
+  CHECK_OK(gcol_map_insert_and_find(m, dk, dv, n, dout, df, 0));
+  CHECK(!tu_to_host(hout, dout, n * 8) && !tu_to_host(hf, df, n));
+  size_t inserted = 0;
+  for (size_t i = 0; i < n; ++i) {
+    CHECK(hout[i] == 0);
+    inserted += hf[i];
+  }
+  CHECK(inserted == distinct);
+  CHECK_OK(gcol_map_insert_or_apply(m, dk, dv, n, GCOL_OP_ADD, 0));
+  CHECK_OK(gcol_map_contains(m, dk, n, df, 0));
+  CHECK_OK(gcol_map_find(m, dk, n, dout, 0));
+  CHECK(!tu_to_host(hout, dout, n * 8) && !tu_to_host(hf, df, n));
+  for (size_t i = 0; i < n; ++i) CHECK(hf[i] == 1 && hout[i] == 0);
+  size_t size = 0;
+  CHECK_OK(gcol_map_size(m, &size, 0));
+  CHECK(size == distinct);
+  gcol_map_destroy(m);
+  free(hk), free(hv), free(hout), free(hf), tu_free(dk), tu_free(dv), tu_free(dout), tu_free(df);
+  return TEST_PASS;
+}
+TEST(u128_values_equal_to_empty_value) { REQUIRE_GPU(); return empty_values_run(0); }
+TEST(u128_values_equal_to_empty_value_tag_scheme) { REQUIRE_GPU(); return empty_values_run(1); }

@@ -135,12 +135,11 @@ GCOL_API size_t gcol_type_size(gcol_type_t t);
  *    addresses (in the container's device state);
  *  - with a value: the key is claimed first (128-bit CAS on sm_90; before
  *    sm_90 a 64-bit CAS of the slot's tag word, then one 16-byte store of
- *    the key), the value is stored after it; a lookup or an insert of the
- *    same key that finds the key before its value waits for the value
- *    (spinning at most about 2 ms, so a stored value equal to empty_value
- *    costs that wait to those calls). A find from a kernel that runs
- *    concurrently with the insert (device API, other streams) may return
- *    the key's empty_value before the value lands.
+ *    the key), then value and a "published" tag are stored together in one
+ *    16-byte store; a find, an insert, assign or apply that meets the key
+ *    before its value (only possible from concurrent kernels or duplicates
+ *    in one batch) waits for the tag, so it never reads a value that has
+ *    not landed, whatever the value is (empty_value included).
  * Refused with GCOL_ERROR_INVALID_ARGUMENT and a message: GCOL_U128 as a
  * value type or element type (maps' and multimaps' values, gcol_reduce,
  * gcol_exclusive_scan, gcol_hll_add) and as the sharded map's key type

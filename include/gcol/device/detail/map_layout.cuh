@@ -163,9 +163,10 @@ struct layout<SLOT_KEY16> {
 };
 
 /* 16-byte key + value: 32 bytes, one DRAM sector. The key half is claimed
- * first (128-bit CAS, or under the tag), the value published after. tag is
- * 0 in free slots and in every slot of a table claimed with CAS128; under
- * the tag scheme 1 marks a claimed slot (see claim in map_tile.cuh). */
+ * first (128-bit CAS, or under the tag), then value and tag are stored as
+ * one 16-byte piece: tag 0 free, 1 claimed (pre-sm_90 scheme), 2 value
+ * published, 3 being erased (TAG_* and claim in map_tile.cuh). make() leaves
+ * the tag 0: the chained multimap's pool, which it fills, never waits on it. */
 template <>
 struct layout<SLOT_PAIR32> {
   struct __align__(16) slot_t {

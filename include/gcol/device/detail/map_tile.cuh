@@ -177,27 +177,55 @@ __device__ __forceinline__ S cas_slot(S *p, S expected, S desired, const table_r
 
 /* ---- 16-byte key + value slots (SLOT_PAIR32) ------------------------------
  * No single CAS covers key and value, so a slot is claimed by its key half
- * and the value is published after it (readers that find the key with
- * empty_value still in the value word wait for it: wait_value). The key half
- * is claimed
+ * and the value is published after it, together with the tag word: one
+ * 16-byte store of (value, TAG_PUBLISHED). The key half is claimed
  *  - on sm_90 (key_cas 0): with one 128-bit CAS from the free sentinel pair;
  *  - before sm_90, or with key_cas forced by a test (key_cas 1): by moving
- *    the slot's tag word 0 -> 1 with a 64-bit CAS; the winner then stores the
+ *    the tag 0 -> TAG_CLAIMED with a 64-bit CAS; the winner then stores the
  *    key half with one 16-byte store, so nobody ever reads a half-written
  *    key: the key half goes from a free sentinel pair to the whole key at
  *    once. A claimer that loses the tag waits for the winner's key
  *    (wait_key), then acts as if its CAS128 had failed and returned it.
- * Erase moves the key half to the erased pair (CAS128; or tag 1 -> 2, store
- * the erased pair, tag 0), and puts empty_value back. Inserts and erases
- * never share a kernel, so the tag never goes back to 0 under an inserter. */
+ * Whoever finds the key with the tag not yet TAG_PUBLISHED (a twin insert,
+ * an assign or apply, a find from a concurrent kernel) waits for it
+ * (wait_published): the value is read whole with its tag, so no value is
+ * ever taken before it lands, whatever it is (empty_value included).
+ * Erase moves the key half to the erased pair (CAS128; or the tag
+ * TAG_PUBLISHED -> TAG_ERASING, then a store of the erased pair), then
+ * stores (empty_value, 0). Inserts and erases never share a kernel, so the
+ * tag never goes back to 0 under an inserter. */
+enum { TAG_FREE = 0, TAG_CLAIMED = 1, TAG_PUBLISHED = 2, TAG_ERASING = 3 };
+
+/* 16 bytes read whole through L2 in a spin loop (volatile: re-read every time). */
+__device__ __forceinline__ ulonglong2 load16_relaxed(const void *p) {
+  ulonglong2 r;
+  asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(r.x), "=l"(r.y) : "l"(p) : "memory");
+  return r;
+}
+
 /* Wait until the claim winner has stored its key half over `was`. */
 __device__ __forceinline__ key16 wait_key(const key16 *p, key16 was) {
-  key16 k = load_key16_cg(p);
-  while (k == was) {
+  ulonglong2 r = load16_relaxed(p);
+  while (r.x == was.lo && r.y == was.hi) {
     __nanosleep(32);
-    k = load_key16_cg(p);
+    r = load16_relaxed(p);
   }
-  return k;
+  return key16{r.x, r.y};
+}
+
+/* The value of a claimed slot once published (v and tag are one 16-byte piece). */
+__device__ __forceinline__ uint64_t wait_published(const unsigned long long *v) {
+  ulonglong2 r = load16_relaxed(v);
+  while (r.y != TAG_PUBLISHED) {
+    __nanosleep(32);
+    r = load16_relaxed(v);
+  }
+  return r.x;
+}
+
+/* Store (value, tag) as one 16-byte piece. */
+__device__ __forceinline__ void store_value_tag(unsigned long long *v, uint64_t value, uint64_t tag) {
+  __stcg(reinterpret_cast<ulonglong2 *>(v), make_ulonglong2(value, tag));
 }
 
 template <class S>
@@ -205,16 +233,16 @@ __device__ __forceinline__ bool erase_pair32(S *p, key16 key, const table_ref &t
   const key16 erased = sentinel_key<key16>(t.erased_key);
 #if __CUDA_ARCH__ >= 900
   if (!t.key_cas) {
-    if (atomicCAS(&p->k, key, erased) != key) return false;
-    atomicExch(&p->v, (unsigned long long)t.empty_value);
+    if (atomicCAS(&p->k, key, erased) != key) return false; /* a duplicate erased it */
+    store_value_tag(&p->v, t.empty_value, TAG_FREE);
     return true;
   }
 #endif
-  if (atomicCAS(&p->tag, 1ULL, 2ULL) != 1ULL) return false; /* a duplicate erased it */
-  atomicExch(&p->v, (unsigned long long)t.empty_value);
+  if (atomicCAS(&p->tag, (unsigned long long)TAG_PUBLISHED, (unsigned long long)TAG_ERASING) != TAG_PUBLISHED)
+    return false; /* a duplicate erased it */
   store_key16_cg(&p->k, erased);
   __threadfence();
-  atomicExch(&p->tag, 0ULL);
+  store_value_tag(&p->v, t.empty_value, TAG_FREE);
   return true;
 }
 
@@ -226,12 +254,15 @@ __device__ __forceinline__ bool tile_find(const Tile &tile, const table_ref &t, 
   static_assert(C >= 1, "a probing tile is at most as wide as a bucket");
   probe_seq seq(h, t.num_buckets);
   for (uint32_t i = 0; i < t.num_buckets; ++i, seq.next()) {
-    lane_chunks<SB, C> c = load_lane<SB, C, true>(lane_base<T, SB, C>(t, seq.bucket, tile.thread_rank()));
+    chunk<SB> *cp = lane_base<T, SB, C>(t, seq.bucket, tile.thread_rank());
+    lane_chunks<SB, C> c = load_lane<SB, C, true>(cp);
     unsigned m, e, x;
     classify(c, key, t, m, e, x);
     unsigned who = tile.ballot(m != 0);
     if (who) {
       uint64_t v = m ? layout<SB>::value(pick(c, __ffs(m) - 1)) : 0;
+      if constexpr (SB == SLOT_PAIR32) /* a concurrent insert's value may not have landed yet */
+        if (m && pick(c, __ffs(m) - 1).tag != TAG_PUBLISHED) v = wait_published(&slot_at(cp, __ffs(m) - 1)->v);
       value = tile.shfl(v, __ffs(who) - 1);
       return true;
     }
@@ -296,18 +327,20 @@ __device__ __forceinline__ bool claim(typename layout<SB>::slot_t *p, typename l
     if (!key_cas) {
       now->k = atomicCAS(&p->k, obs.k, key);
       if (now->k != obs.k) return false;
-      atomicExch(&p->v, (unsigned long long)value);
+      /* no fence: a reader that sees the tag before the key takes the slot
+       * for free, i.e. reads the insert as not yet done, which it is not */
+      store_value_tag(&p->v, value, TAG_PUBLISHED);
       return true;
     }
 #endif
     (void)key_cas;
-    if (atomicCAS(&p->tag, 0ULL, 1ULL) != 0ULL) {
+    if (atomicCAS(&p->tag, (unsigned long long)TAG_FREE, (unsigned long long)TAG_CLAIMED) != TAG_FREE) {
       now->k = wait_key(&p->k, obs.k);
       return false;
     }
     store_key16_cg(&p->k, key);
     __threadfence(); /* the key before the value */
-    atomicExch(&p->v, (unsigned long long)value);
+    store_value_tag(&p->v, value, TAG_PUBLISHED);
     return true;
   } else {
 #if __CUDA_ARCH__ >= 900
@@ -359,9 +392,13 @@ __device__ __forceinline__ uint64_t on_present(typename layout<SB>::slot_t *p, t
     }
   } else {
     uint64_t stored = obs.v;
-    /* 16-byte keys publish every value after the key: wait in every mode, so
-     * an assign or apply lands after the claimer's value */
-    if (SB == SLOT_PAIR32 || (t.key_cas && a.mode != UPSERT_ASSIGN)) stored = wait_value(&p->v, t.empty_value);
+    if constexpr (SB == SLOT_PAIR32) {
+      /* every value lands after its key: wait for it in every mode, so an
+       * assign or apply comes after the claimer's value */
+      if (obs.tag != TAG_PUBLISHED) stored = wait_published(&p->v);
+    } else {
+      if (t.key_cas && a.mode != UPSERT_ASSIGN) stored = wait_value(&p->v, t.empty_value);
+    }
     if (a.mode == UPSERT_ASSIGN) atomicExch(&p->v, (unsigned long long)value), stored = value;
     else if (a.mode == UPSERT_APPLY) atomic_apply_word(&p->v, value, a.op, a.vtype);
     return stored;
