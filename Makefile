@@ -65,6 +65,8 @@ VARIANT_CU += src/sssp/paths.cu
 LIB_C   += src/core/dptr_room.c
 # key x value widths of the core's kernels (value 0: sets and multisets)
 PAIRS   := 4_4 4_8 8_4 8_8 4_0 8_0
+# issue 25: 16-byte keys (GCOL_U128) with 4- and 8-byte values, and keys only
+PAIRS   += 16_0 16_4 16_8
 CORE_OBJ := $(CORE_C:%.c=$(BUILD)/%.o)
 COMMON_OBJ := $(CORE_OBJ) $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.o) \
            $(PAIRS:%=$(BUILD)/src/multimap/mm_instance_%.o)
@@ -204,6 +206,7 @@ BENCHES  += $(BUILD)/bench/bench_call_overhead
 BENCHES  += $(BUILD)/bench/bench_set
 BENCHES  += $(BUILD)/bench/bench_sketch
 BENCHES  += $(BUILD)/bench/bench_strmap
+BENCHES  += $(BUILD)/bench/bench_u128 # issue 25: 16-byte keys
 # bench_compact also times cub::DeviceSelect::Flagged called directly
 $(BUILD)/bench/bench_compact: $(BUILD)/bench/bench_compact_cub.o
 
@@ -234,6 +237,7 @@ bench: $(BENCHES) $(BENCH_DIST)
 	$(BUILD)/bench/bench_set
 	$(BUILD)/bench/bench_sketch
 	$(BUILD)/bench/bench_strmap
+	$(BUILD)/bench/bench_u128
 	$(BENCH_DIST)
 
 bench-python: all

@@ -43,6 +43,7 @@ static uint64_t cpu_op(gcol_type_t t, gcol_op_t op, uint64_t a, uint64_t b) {
       int take_b = op == GCOL_OP_MIN ? y < x : x < y;
       return take_b ? b : a;
     }
+    case GCOL_U128: break; /* a key type only */
   }
   return 0;
 }
@@ -56,6 +57,7 @@ static uint64_t identity(gcol_type_t t, gcol_op_t op) {
     case GCOL_I32: return mn ? 0x7fffffffULL : 0x80000000ULL;
     case GCOL_I64: return mn ? 0x7fffffffffffffffULL : 0x8000000000000000ULL;
     case GCOL_F32: case GCOL_F64: return tu_double_to_bits(t, mn ? INFINITY : -INFINITY);
+    case GCOL_U128: break;
   }
   return 0;
 }

@@ -109,11 +109,41 @@ GCOL_API const char *gcol_last_error_message(void);
  * GCOL_ERROR_NO_DEVICE returned on this host thread; 0 if none. */
 GCOL_API int gcol_last_cuda_error(void);
 
-/* Element types. Keys may be 32- or 64-bit integers; values any of these. */
-typedef enum { GCOL_U32, GCOL_U64, GCOL_I32, GCOL_I64, GCOL_F32, GCOL_F64 } gcol_type_t;
+/* Element types. Keys may be 32- or 64-bit integers or GCOL_U128 (below);
+ * values any of these but GCOL_U128. GCOL_U128 is appended last: the other
+ * values keep their numbers. */
+typedef enum { GCOL_U32, GCOL_U64, GCOL_I32, GCOL_I64, GCOL_F32, GCOL_F64, GCOL_U128 } gcol_type_t;
 
-/* Size in bytes of one element of type t (4 or 8); 0 for an unknown type. */
+/* Size in bytes of one element of type t (4, 8; 16 for GCOL_U128); 0 for an unknown type. */
 GCOL_API size_t gcol_type_size(gcol_type_t t);
+
+/* 16-byte keys: GCOL_U128 (issue 25).
+ * A key type only, for the map, set, multimap and multiset (fixed and
+ * growable where the container grows), every operation they have, and their
+ * device views (gcol::u128 in gcol/device/map.cuh). A key is two 64-bit
+ * words, low word first (little-endian: a C struct {uint64_t lo, hi;} or an
+ * unsigned __int128), compared as bits. Key arrays (inputs and outputs) are
+ * 16-byte aligned; values stay 4- or 8-byte types.
+ * Sentinels: the config's 64-bit empty_key / erased_key in BOTH words. A key
+ * (w, w) with w a sentinel is skipped and latches GCOL_ERROR_RESERVED_KEY
+ * like any sentinel; (w, x) with x != w is an ordinary key.
+ * Slots: keys only (set, multiset) 16 bytes; with a value (map, multimap) 32
+ * bytes (key, value word, claim tag): capacity * 32 bytes of device memory.
+ * Claims, linearizable per key, no key ever read half-written:
+ *  - keys only: one 128-bit CAS on sm_90; before sm_90 the same
+ *    compare-and-store under one of 256 spin locks striped over the slot
+ *    addresses (in the container's device state);
+ *  - with a value: the key is claimed first (128-bit CAS on sm_90; before
+ *    sm_90 a 64-bit CAS of the slot's tag word, then one 16-byte store of
+ *    the key), then value and a "published" tag are stored together in one
+ *    16-byte store; a find, an insert, assign or apply that meets the key
+ *    before its value (only possible from concurrent kernels or duplicates
+ *    in one batch) waits for the tag, so it never reads a value that has
+ *    not landed, whatever the value is (empty_value included).
+ * Refused with GCOL_ERROR_INVALID_ARGUMENT and a message: GCOL_U128 as a
+ * value type or element type (maps' and multimaps' values, gcol_reduce,
+ * gcol_exclusive_scan, gcol_hll_add) and as the sharded map's key type
+ * (libgcol_nccl). Bloom filters take 4- and 8-byte keys only. */
 
 /* Binary operators for insert_or_apply (and the reductions). */
 typedef enum { GCOL_OP_ADD, GCOL_OP_MIN, GCOL_OP_MAX } gcol_op_t;
@@ -138,7 +168,7 @@ typedef enum { GCOL_OP_ADD, GCOL_OP_MIN, GCOL_OP_MAX } gcol_op_t;
  *   gcol_map_destroy(m);
  *
  * Every call below: m is a live map (NULL or destroyed: INVALID_ARGUMENT);
- * d_keys hold key_type elements (4- or 8-byte aligned), d_values and
+ * d_keys hold key_type elements (4-, 8- or 16-byte aligned), d_values and
  * d_values_out value_type elements, size_t counts are 8-byte aligned, flag
  * outputs are bytes (the device pointer rule at the top of this header).
  * Errors every call can return besides those it names: INVALID_ARGUMENT
@@ -180,8 +210,8 @@ typedef struct {
 
 typedef struct {
   GCOL_CONFIG_HEADER
-  gcol_type_t key_type;    /* GCOL_U32, GCOL_I32, GCOL_U64 or GCOL_I64 */
-  gcol_type_t value_type;  /* any gcol_type_t */
+  gcol_type_t key_type;    /* GCOL_U32, GCOL_I32, GCOL_U64, GCOL_I64 or GCOL_U128 */
+  gcol_type_t value_type;  /* any gcol_type_t but GCOL_U128 */
   size_t capacity;         /* lower bound on slots (>= 1); rounded up to a whole,
                               prime number of buckets. gcol_map_capacity tells. */
   double max_load_factor;  /* Fixed map: in (0, 1]; it accepts keys up to 100%
@@ -781,7 +811,7 @@ typedef struct gcol_multiset gcol_multiset_t;
  * (meanings, defaults and limits as in gcol_map_config_t). */
 typedef struct {
   GCOL_CONFIG_HEADER
-  gcol_type_t key_type;    /* GCOL_U32, GCOL_I32, GCOL_U64 or GCOL_I64 */
+  gcol_type_t key_type;    /* GCOL_U32, GCOL_I32, GCOL_U64, GCOL_I64 or GCOL_U128 (16-byte slots) */
   size_t capacity;         /* lower bound on slots (>= 1); default 1024 */
   double max_load_factor;  /* as the map's; default 0.8 */
   int growable;            /* 0 fixed, 1 grows (sets only: a growable

@@ -50,6 +50,14 @@ def _c_contiguous(shape, strides, itemsize):
     return True
 
 
+def wide(shape, dtype):
+    """The array to allocate for shape elements of dtype: u128 keys are rows of
+    two uint64 words."""
+    if dtype == "u128":
+        return tuple(shape) + (2,), "uint64"
+    return shape, dtype
+
+
 class Library:
     """How one kind of array is read, which stream is current for it, and how
     outputs are allocated. The base allocates through CuPy or PyTorch."""
@@ -99,6 +107,7 @@ class Torch(Library):
         return self.torch.cuda.current_stream()
 
     def empty(self, shape, dtype, like):
+        shape, dtype = wide(shape, dtype)
         t = getattr(self.torch, dtype, None)
         if t is None:
             raise InvalidArgumentError("this PyTorch has no torch.%s" % dtype)
@@ -128,6 +137,7 @@ class Cupy(Library):
         return self.cupy.cuda.get_current_stream()
 
     def empty(self, shape, dtype, like):
+        shape, dtype = wide(shape, dtype)
         return self.cupy.empty(shape, dtype=dtype)
 
 
@@ -154,6 +164,7 @@ class Numba(CudaArrayInterface):
 
     def empty(self, shape, dtype, like):
         from numba import cuda
+        shape, dtype = wide(shape, dtype)
         return cuda.device_array(shape, dtype=dtype)
 
 

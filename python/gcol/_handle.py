@@ -2,7 +2,7 @@
 checks, and the stream and array plumbing of every call."""
 import operator
 
-from . import _arrays, _lib
+from . import _arrays, _dtypes, _lib
 from ._errors import InvalidArgumentError, Status
 
 _LATCHED = (Status.FULL, Status.RESERVED_KEY)
@@ -91,8 +91,14 @@ def raise_unless_latched(status, call):
 
 
 def typed(obj, dtype, what, n=None):
-    """The View of obj, checked to hold dtype (and n elements when given)."""
+    """The View of obj, checked to hold dtype (and n elements when given).
+    u128: an (n, 2) array of 64-bit words, viewed as n 16-byte keys."""
     v = _arrays.view(obj)
+    if dtype == _dtypes.U128:
+        if v.dtype not in _dtypes.U128_WORDS or len(v.shape) != 2 or v.shape[1] != 2:
+            raise InvalidArgumentError("%s must be an (n, 2) uint64 or int64 array of u128 keys (low, high words), "
+                                       "not %s of shape %s" % (what, v.dtype, tuple(v.shape)))
+        v = _arrays.View(v.ptr, v.shape[0], dtype, (v.shape[0],), v.lib, v.obj, v.stream_hint)
     if v.dtype != dtype:
         raise InvalidArgumentError("%s must be %s, not %s" % (what, dtype, v.dtype))
     if n is not None and v.n != n:

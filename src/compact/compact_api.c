@@ -87,6 +87,7 @@ static gcol_status_t numeric(numeric_fn f, size_t out_n, void *d_temp, size_t *t
   const size_t tb = gcol_type_size(t);
   if (!temp_bytes) return BAD("temp_bytes is NULL");
   if (!tb) return BAD("t %d is not a gcol_type_t", (int)t);
+  if (t == GCOL_U128) return BAD("t is GCOL_U128, a key type only");
   if (!valid_op(op)) return BAD("op %d is not GCOL_OP_ADD, GCOL_OP_MIN or GCOL_OP_MAX", (int)op);
   if (n > (size_t)PTRDIFF_MAX) return BAD("n %zu is more than PTRDIFF_MAX", n);
   if (d_temp) {

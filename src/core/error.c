@@ -48,6 +48,7 @@ const char *gcol_type_name(gcol_type_t t) {
     case GCOL_I64: return "GCOL_I64";
     case GCOL_F32: return "GCOL_F32";
     case GCOL_F64: return "GCOL_F64";
+    case GCOL_U128: return "GCOL_U128";
   }
   return "an unknown gcol_type_t";
 }

@@ -25,6 +25,7 @@ size_t gcol_type_size(gcol_type_t t) {
   switch (t) {
     case GCOL_U32: case GCOL_I32: case GCOL_F32: return 4;
     case GCOL_U64: case GCOL_I64: case GCOL_F64: return 8;
+    case GCOL_U128: return 16;
   }
   return 0;
 }

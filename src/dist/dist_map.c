@@ -59,6 +59,8 @@ static gcol_status_t create(gcol_dist_map_t **map, const gcol_map_config_t *cfg,
   dist_call_t c = new_call(DIST_CREATE, m, s);
   /* a refused config still takes part in the collective (with defaults) */
   c.local = gcol_map_config_take(cfg, &c.cfg);
+  if (c.local == GCOL_SUCCESS && c.cfg.key_type == GCOL_U128) /* its kernels route 4- and 8-byte keys */
+    c.local = gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "cfg->key_type GCOL_U128: the sharded map takes 4- and 8-byte keys");
   if (c.local != GCOL_SUCCESS) c.cfg = gcol_map_config_default(GCOL_U64, GCOL_U64);
   m->cfg = c.cfg;
   m->key_bytes = gcol_type_size(c.cfg.key_type);

@@ -1,5 +1,6 @@
 /* Host API of the hash map: argument checks, then the open-addressing core
  * (oa_host.cu). */
+#include <stddef.h>
 #include <stdlib.h>
 #include "core/api_scope.h"
 #include "core/args.h"
@@ -14,7 +15,7 @@ using gcol::detail::oa_lookup;
 using gcol::detail::oa_upsert;
 
 gcol_status_t gcol::detail::map_state_read(const map_state *d, map_state *h, cudaStream_t s) {
-  GCOL_CUDA_TRY(cudaMemcpyAsync(h, d, sizeof *h, cudaMemcpyDeviceToHost, s));
+  GCOL_CUDA_TRY(cudaMemcpyAsync(h, d, offsetof(map_state, cas_lock), cudaMemcpyDeviceToHost, s)); /* not the locks */
   GCOL_CUDA_TRY(cudaStreamSynchronize(s));
   return GCOL_SUCCESS;
 }

@@ -9,7 +9,7 @@
 uint64_t gcol_all_ones(size_t bytes) { return bytes == 4 ? 0xffffffffULL : ~0ULL; }
 
 static int is_key_type(gcol_type_t t) {
-  return t == GCOL_U32 || t == GCOL_I32 || t == GCOL_U64 || t == GCOL_I64;
+  return t == GCOL_U32 || t == GCOL_I32 || t == GCOL_U64 || t == GCOL_I64 || t == GCOL_U128;
 }
 
 #define BAD(...) gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, __VA_ARGS__)
@@ -17,6 +17,7 @@ static int is_key_type(gcol_type_t t) {
 gcol_status_t gcol_map_config_check(const gcol_map_config_t *cfg) {
   if (!cfg) return BAD("cfg is NULL");
   if (gcol_type_size(cfg->value_type) == 0) return BAD("cfg->value_type %d is not a gcol_type_t", (int)cfg->value_type);
+  if (cfg->value_type == GCOL_U128) return BAD("cfg->value_type is GCOL_U128, a key type only (values are 4 or 8 bytes)");
   return gcol_oa_config_check(cfg, gcol_type_size(cfg->value_type));
 }
 
@@ -57,11 +58,17 @@ gcol_status_t gcol_map_config_take(const gcol_map_config_t *in, gcol_map_config_
 
 size_t gcol_slot_bytes(size_t key_bytes, size_t value_bytes) {
   if (value_bytes == 0) return key_bytes;
+  if (key_bytes == 16) return 32;
   return key_bytes == 4 && value_bytes == 4 ? 8 : 16;
 }
 
+size_t gcol_chunk_bytes(size_t key_bytes, size_t value_bytes) {
+  size_t sb = gcol_slot_bytes(key_bytes, value_bytes);
+  return sb > 16 ? sb : 16;
+}
+
 size_t gcol_map_bucket_slots(int tile, size_t key_bytes, size_t value_bytes) {
-  return (size_t)tile * 16 / gcol_slot_bytes(key_bytes, value_bytes);
+  return (size_t)tile * gcol_chunk_bytes(key_bytes, value_bytes) / gcol_slot_bytes(key_bytes, value_bytes);
 }
 
 static int is_prime(uint32_t x) {

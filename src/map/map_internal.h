@@ -15,14 +15,20 @@ gcol_status_t gcol_map_set_policy_for_testing(gcol_map_t *m, int tile, int key_c
 /* The same for a set (one-word slots: no claim scheme to pick), and the
  * lanes that probe one key: 0 (worker_lanes), 1 or 2 (<= tile). */
 gcol_status_t gcol_set_set_policy_for_testing(gcol_set_t *s, int tile, int lanes);
+/* A set of GCOL_U128 keys with the claim of GPUs before sm_90 (key_cas 1:
+ * the 16-byte CAS under a striped spin lock) on any GPU. */
+gcol_status_t gcol_set_set_key_cas_for_testing(gcol_set_t *s, int key_cas);
 
 /* All ones in the low `bytes` bytes (4 or 8): the default empty sentinel. */
 uint64_t gcol_all_ones(size_t bytes);
 
 /* The slot-size rule of every open-addressing table, host side (the device
  * side: slot_of in gcol/device/detail/map_layout.cuh): value_bytes 0 (sets)
- * keeps keys only, 4 + 4 packs in 8 bytes, any other pair takes 16. */
+ * keeps keys only, 4 + 4 packs in 8 bytes, a 16-byte key with a value takes
+ * 32, any other pair 16. */
 size_t gcol_slot_bytes(size_t key_bytes, size_t value_bytes);
+/* Bytes one lane reads: max(16, slot bytes); a bucket is tile chunks. */
+size_t gcol_chunk_bytes(size_t key_bytes, size_t value_bytes);
 
 /* Slots in one bucket of a table with this probing tile and pair
  * (value_bytes 0: keys only). */

@@ -10,6 +10,7 @@
 #ifndef GCOL_SRC_MAP_MAP_KERNELS_CUH
 #define GCOL_SRC_MAP_MAP_KERNELS_CUH
 
+#include <type_traits>
 #include <cooperative_groups.h>
 #include "gcol/device/hash.cuh"
 #include "gcol/device/block_aggregate.cuh"
@@ -45,6 +46,25 @@ __device__ __forceinline__ void store_bits(void *p, size_t i, uint64_t v) {
   else if constexpr (B == 8) static_cast<uint64_t *>(p)[i] = v;
 }
 
+/* Keys: as load_bits / store_bits, and 16-byte keys (16-byte aligned arrays)
+ * as key16 with one vector access. */
+template <int KB>
+using key_word = std::conditional_t<KB == 16, key16, uint64_t>;
+template <int KB>
+__device__ __forceinline__ key_word<KB> load_key_bits(const void *p, size_t i) {
+  if constexpr (KB == 16) {
+    ulonglong2 r = static_cast<const ulonglong2 *>(p)[i];
+    return key16{r.x, r.y};
+  } else {
+    return load_bits<KB>(p, i);
+  }
+}
+template <int KB>
+__device__ __forceinline__ void store_key_bits(void *p, size_t i, key_word<KB> k) {
+  if constexpr (KB == 16) static_cast<ulonglong2 *>(p)[i] = make_ulonglong2(k.lo, k.hi);
+  else store_bits<KB>(p, i, k);
+}
+
 /* Add each warp's sum of x to *dst (one atomic per warp; dst may be NULL). */
 __device__ __forceinline__ void warp_add(unsigned long long *dst, unsigned long long x) {
   for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
@@ -54,9 +74,9 @@ __device__ __forceinline__ void warp_add(unsigned long long *dst, unsigned long 
 /* Per-input prologue shared by every bulk kernel: load, flag sentinels, hash. */
 template <int KB>
 __device__ __forceinline__ bool load_key(const table_ref &t, const void *keys, size_t i, size_t n,
-                                         uint64_t &k, uint64_t &h) {
+                                         key_word<KB> &k, uint64_t &h) {
   if (i >= n) return false;
-  k = load_bits<KB>(keys, i);
+  k = load_key_bits<KB>(keys, i);
   return accept_key(t, k, h);
 }
 
@@ -82,7 +102,8 @@ __global__ void __launch_bounds__(256, GCOL_UPSERT_MIN_BLOCKS) upsert_kernel(tab
   a.mode = MODE;
   unsigned long long pending = 0, inserted = 0; /* tile-uniform */
   GCOL_TILE_LOOP_BEGIN(W)
-    uint64_t k = 0, h = 0, v = 0;
+    key_word<KB> k{};
+    uint64_t h = 0, v = 0;
     bool valid = load_key<KB>(t, keys, i, n, k, h);
     if (valid) v = load_bits<VB>(values, i);
     uint64_t my_stored;
@@ -106,7 +127,8 @@ template <int T, int W, int KB, int VB>
 __global__ void find_kernel(table_ref t, const void *keys, size_t n, void *out, bool contains) {
   constexpr int SB = slot_of<KB, VB>();
   GCOL_TILE_LOOP_BEGIN(W)
-    uint64_t k = 0, h = 0;
+    key_word<KB> k{};
+    uint64_t h = 0;
     bool valid = load_key<KB>(t, keys, i, n, k, h);
     uint64_t my_value;
     bool my_found = bulk_find_step<T, SB>(tile, t, valid, k, h, my_value);
@@ -123,7 +145,8 @@ __global__ void erase_kernel(table_ref t, const void *keys, size_t n, unsigned l
   constexpr int SB = slot_of<KB, VB>();
   unsigned long long erased = 0; /* tile-uniform */
   GCOL_TILE_LOOP_BEGIN(W)
-    uint64_t k = 0, h = 0;
+    key_word<KB> k{};
+    uint64_t h = 0;
     bool valid = load_key<KB>(t, keys, i, n, k, h);
     bulk_erase_step<T, SB>(tile, t, valid, k, h, erased);
   }
@@ -143,7 +166,7 @@ __global__ void count_used_kernel(table_ref t, size_t num_chunks) {
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < num_chunks; i += (size_t)gridDim.x * blockDim.x) {
     chunk<SB> c = load_chunk_ro(chunks + i);
 #pragma unroll
-    for (int j = 0; j < L::per_chunk; ++j) used += L::key(c.s[j]) != t.empty_key;
+    for (int j = 0; j < L::per_chunk; ++j) used += !key_is(L::key(c.s[j]), t.empty_key);
   }
   warp_add(&t.state->scratch, used);
 }
@@ -152,7 +175,7 @@ __global__ void count_used_kernel(table_ref t, size_t num_chunks) {
 template <int SB>
 __global__ void fill_kernel(table_ref t, size_t num_slots) {
   typedef layout<SB> L;
-  typename L::slot_t e = L::make(t.empty_key, t.empty_value);
+  typename L::slot_t e = L::make(sentinel_key<key_of<SB>>(t.empty_key), t.empty_value);
   typename L::slot_t *s = static_cast<typename L::slot_t *>(t.slots);
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < num_slots; i += (size_t)gridDim.x * blockDim.x)
     s[i] = e;
@@ -184,8 +207,8 @@ __global__ void __launch_bounds__(GCOL_RETRIEVE_BLOCK) retrieve_kernel(table_ref
       if (ci < num_chunks) c[k] = load_chunk_ro(chunks + ci);
 #pragma unroll
       for (int j = 0; j < PER; ++j) {
-        uint64_t key = ci < num_chunks ? L::key(c[k].s[j]) : t.empty_key;
-        filled[k][j] = __ballot_sync(0xffffffffu, key != t.empty_key && key != t.erased_key);
+        key_of<SB> key = ci < num_chunks ? L::key(c[k].s[j]) : sentinel_key<key_of<SB>>(t.empty_key);
+        filled[k][j] = __ballot_sync(0xffffffffu, !key_is(key, t.empty_key) && !key_is(key, t.erased_key));
         total += __popc(filled[k][j]);
       }
     }
@@ -196,7 +219,7 @@ __global__ void __launch_bounds__(GCOL_RETRIEVE_BLOCK) retrieve_kernel(table_ref
       for (int j = 0; j < PER; ++j) {
         if (filled[k][j] >> lane & 1) {
           unsigned long long o = out + __popc(filled[k][j] & lower);
-          store_bits<KB>(keys_out, o, L::key(c[k].s[j]));
+          store_key_bits<KB>(keys_out, o, L::key(c[k].s[j]));
           store_bits<VB>(values_out, o, L::value(c[k].s[j]));
         }
         out += __popc(filled[k][j]);

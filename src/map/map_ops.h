@@ -22,11 +22,16 @@ struct launch_cfg {
 };
 
 /* The one dispatch from run-time widths to compiled ones: f(KB, VB) with
- * both as std::integral_constant<int, ..>; kb 4 or 8, vb 0 (keys only), 4
- * or 8. */
+ * both as std::integral_constant<int, ..>; kb 4, 8 or 16 (GCOL_U128), vb 0
+ * (keys only), 4 or 8. */
 template <class F>
 auto with_widths(int kb, int vb, F f) {
   using std::integral_constant;
+  if (kb == 16) {
+    if (vb == 0) return f(integral_constant<int, 16>(), integral_constant<int, 0>());
+    if (vb == 4) return f(integral_constant<int, 16>(), integral_constant<int, 4>());
+    return f(integral_constant<int, 16>(), integral_constant<int, 8>());
+  }
   if (kb == 4) {
     if (vb == 0) return f(integral_constant<int, 4>(), integral_constant<int, 0>());
     if (vb == 4) return f(integral_constant<int, 4>(), integral_constant<int, 4>());

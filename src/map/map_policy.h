@@ -13,6 +13,9 @@ extern "C" {
  * 8 for sweeps. */
 #define GCOL_MAP_TILE8 2  /* maps with 8-byte slots (4-byte key and value) */
 #define GCOL_MAP_TILE16 4 /* maps with 16-byte slots */
+/* Maps with 16-byte keys (32-byte slots, a chunk each): buckets of 2 slots,
+ * 64 bytes, the byte width the other pairs found best. */
+#define GCOL_MAP_TILE32 2
 /* Sets and multisets (4- or 8-byte key slots): buckets of 4 chunks, 64
  * bytes (16 u32 or 8 u64 keys). H100, 100M keys in 200M slots (bench_set
  * sweep, insert / contains / misses G/s): u64 tile 2 11.05/21.70/23.14,
@@ -23,7 +26,7 @@ extern "C" {
 #define GCOL_SET_TILE 4
 /* The tile of a table of this slot size; keys_only: a set's or multiset's. */
 #define GCOL_OA_TILE(slot_bytes, keys_only) \
-  ((keys_only) ? GCOL_SET_TILE : (slot_bytes) == 16 ? GCOL_MAP_TILE16 : GCOL_MAP_TILE8)
+  ((keys_only) ? GCOL_SET_TILE : (slot_bytes) == 32 ? GCOL_MAP_TILE32 : (slot_bytes) == 16 ? GCOL_MAP_TILE16 : GCOL_MAP_TILE8)
 
 typedef struct {
   int min_cc_major;  /* first compute capability major the row applies to */

@@ -87,9 +87,12 @@ __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) stage_kernel(table_ref fro
 #pragma unroll
     for (int it = 0; it < ITEMS; ++it) {
       size_t ci = c0 + it * GCOL_REBUILD_BLOCK + threadIdx.x;
-      ulonglong2 raw = {0, 0};
-      if (ci < run_chunks) raw = __ldcs(reinterpret_cast<const ulonglong2 *>(old_chunks + ci)); /* read once */
-      memcpy(&c[it], &raw, sizeof raw);
+      constexpr int N = sizeof(chunk<SB>) / 16; /* 16-byte pieces (2: a 32-byte slot) */
+      ulonglong2 raw[N] = {};
+#pragma unroll
+      for (int q = 0; q < N; ++q)
+        if (ci < run_chunks) raw[q] = __ldcs(reinterpret_cast<const ulonglong2 *>(old_chunks + ci) + q); /* read once */
+      memcpy(&c[it], raw, sizeof raw);
     }
     /* The whole round is read before deferred pairs overwrite the run's
      * front: a deferred pair goes to a position below the number of slots
@@ -99,9 +102,10 @@ __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) stage_kernel(table_ref fro
     for (int it = 0; it < ITEMS; ++it)
 #pragma unroll
       for (int j = 0; j < PER; ++j) { /* whole warps run every pair: the deferral below is warp-aggregated */
-        uint64_t k = c0 + it * GCOL_REBUILD_BLOCK + threadIdx.x < run_chunks ? L::key(c[it].s[j]) : from.empty_key;
-        bool live = k != from.empty_key && k != from.erased_key;
-        uint32_t b = live ? __umulhi((uint32_t)hash64(k, to.seed), to.num_buckets) - seg0 : 0; /* wraps when below */
+        const key_of<SB> k = c0 + it * GCOL_REBUILD_BLOCK + threadIdx.x < run_chunks ? L::key(c[it].s[j])
+                                                                                   : sentinel_key<key_of<SB>>(from.empty_key);
+        bool live = k != sentinel_key<key_of<SB>>(from.empty_key) && k != sentinel_key<key_of<SB>>(from.erased_key);
+        uint32_t b = live ? __umulhi((uint32_t)hash_key(k, to.seed), to.num_buckets) - seg0 : 0; /* wraps when below */
         unsigned pos = live && b < seg_n ? atomicAdd(&fill[b], 1u) : BS;
         if (pos < BS) stage[b * BS + pos] = c[it].s[j], ++my_placed;
         /* one shared atomic per warp: a counter every deferring thread hit
@@ -120,12 +124,13 @@ __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) stage_kernel(table_ref fro
   if ((threadIdx.x & 31) == 0) atomicAdd(&placed, (unsigned long long)my_placed);
   __syncthreads();
   if (threadIdx.x == 0) {
-    if (n_deferred < run_chunks * PER) old_slots[n_deferred] = L::make(from.empty_key, from.empty_value); /* the end */
+    if (n_deferred < run_chunks * PER)
+      old_slots[n_deferred] = L::make(sentinel_key<key_of<SB>>(from.empty_key), from.empty_value); /* the end */
     if (placed) atomicAdd(&to.state->size, placed);
   }
 
   /* the segment, in order: staged pairs then empty slots in each bucket */
-  const slot_t empty = L::make(to.empty_key, to.empty_value);
+  const slot_t empty = L::make(sentinel_key<key_of<SB>>(to.empty_key), to.empty_value);
   slot_t *out = static_cast<slot_t *>(to.slots) + (size_t)seg0 * BS;
   for (unsigned s = threadIdx.x; s < seg_n * BS; s += blockDim.x) {
     unsigned b = s / BS, pos = s % BS;
@@ -152,12 +157,12 @@ __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) deferred_kernel(table_ref 
   const size_t run_slots = (size_t)(ob_hi - ob_lo) * BS;
   unsigned long long pending = 0, inserted = 0; /* tile-uniform */
   for (size_t w = 0;; w += 32) {
-    slot_t s = L::make(from.empty_key, from.empty_value);
+    slot_t s = L::make(sentinel_key<key_of<SB>>(from.empty_key), from.empty_value);
     if (w + lane < run_slots) s = run[w + lane];
-    uint64_t k = L::key(s);
-    unsigned end = __ballot_sync(0xffffffffu, k == from.empty_key); /* past the run reads as empty */
+    key_of<SB> k = L::key(s);
+    unsigned end = __ballot_sync(0xffffffffu, key_is(k, from.empty_key)); /* past the run reads as empty */
     bool valid = end ? lane < (unsigned)__ffs(end) - 1 : true;
-    uint64_t h = valid ? hash64(k, to.seed) : 0, v = L::value(s);
+    uint64_t h = valid ? hash_key(k, to.seed) : 0, v = L::value(s);
     uint64_t stored; /* cannot run out of room below load 1; a full map would be latched */
     bulk_upsert_step<T, SB>(tile, to, valid, k, v, h, a, stored, pending, inserted);
     if (end) break;

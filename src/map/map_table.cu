@@ -21,7 +21,7 @@ uint32_t table_buckets(const oa_object *m, size_t capacity) {
 }
 
 gcol_status_t table_create(const oa_object *m, uint32_t nb, bool fill, cudaStream_t s, table_t *out) {
-  table_t nt = {NULL, nb, (size_t)nb * gcol_map_bucket_slots(m->l.tile, m->kb, m->vb), (size_t)nb * m->l.tile * 16};
+  table_t nt = {NULL, nb, (size_t)nb * gcol_map_bucket_slots(m->l.tile, m->kb, m->vb), (size_t)nb * m->l.tile * gcol_chunk_bytes(m->kb, m->vb)};
   GCOL_TRY(map_alloc(m, &nt.slots, nt.bytes, s));
   table_ref r = m->t;
   r.slots = nt.slots;

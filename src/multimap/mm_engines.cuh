@@ -25,11 +25,14 @@ namespace detail {
 template <int SB>
 struct oa_engine {
   static constexpr int SLOT_KIND = SB;
-  static constexpr int T = layout<SB>::keys_only ? GCOL_SET_TILE : layout<SB>::bytes == 16 ? GCOL_MM_TILE16 : GCOL_MM_TILE8;
+  static constexpr int T = layout<SB>::keys_only      ? GCOL_SET_TILE
+                           : layout<SB>::bytes == 32 ? GCOL_MM_TILE32
+                           : layout<SB>::bytes == 16 ? GCOL_MM_TILE16
+                                                     : GCOL_MM_TILE8;
   table_ref t;
 
   template <class Tile, class Visit>
-  __device__ __forceinline__ void scan(const Tile &tile, uint64_t key, uint64_t h, Visit &&visit) const {
+  __device__ __forceinline__ void scan(const Tile &tile, key_of<SB> key, uint64_t h, Visit &&visit) const {
     const chunk<SB> *chunks = static_cast<const chunk<SB> *>(t.slots);
     probe_seq seq(h, t.num_buckets);
     for (uint32_t i = 0; i < t.num_buckets; ++i, seq.next()) {
@@ -47,7 +50,7 @@ struct oa_engine {
  * False when no slot is left (bounded: every bucket once, and past 16
  * buckets the map_is_full check of the map). */
 template <int T, int SB, class Tile>
-__device__ __forceinline__ bool tile_insert_dup(const Tile &tile, const table_ref &t, uint64_t key, uint64_t value,
+__device__ __forceinline__ bool tile_insert_dup(const Tile &tile, const table_ref &t, key_of<SB> key, uint64_t value,
                                                 uint64_t h, unsigned long long &pending) {
   typedef layout<SB> L;
   chunk<SB> *chunks = static_cast<chunk<SB> *>(t.slots);
@@ -68,7 +71,7 @@ __device__ __forceinline__ bool tile_insert_dup(const Tile &tile, const table_re
     if (lane == src) {
       unsigned j = __ffs(e) - 1;
       typename L::slot_t now;
-      won = claim<SB>(&cp->s[j], L::make(t.empty_key, t.empty_value), key, value, t.key_cas, &now);
+      won = claim<SB>(&cp->s[j], L::make(sentinel_key<key_of<SB>>(t.empty_key), t.empty_value), key, value, t, &now);
     }
     if (tile.shfl(won, src)) {
       ++pending;
@@ -81,12 +84,15 @@ __device__ __forceinline__ bool tile_insert_dup(const Tile &tile, const table_re
 /* One pool slot, through the read-only path. */
 template <int SB>
 __device__ __forceinline__ typename layout<SB>::slot_t load_slot_ro(const void *pool, uint32_t x) {
-  typename layout<SB>::slot_t s;
-  if constexpr (layout<SB>::one_word) {
-    s = __ldg(static_cast<const typename layout<SB>::slot_t *>(pool) + x);
-  } else {
+  typedef typename layout<SB>::slot_t slot_t;
+  slot_t s;
+  if constexpr (sizeof(slot_t) <= 8) {
+    s = __ldg(static_cast<const slot_t *>(pool) + x);
+  } else if constexpr (SB == SLOT_PAIR16) {
     ulonglong2 raw = __ldg(static_cast<const ulonglong2 *>(pool) + x);
     s.k = raw.x, s.v = raw.y;
+  } else { /* 16-byte keys: a slot is a whole chunk */
+    s = load_chunk_ro(static_cast<const chunk<SB> *>(pool) + x).s[0];
   }
   return s;
 }
@@ -103,7 +109,7 @@ struct chain_engine {
   static __device__ __forceinline__ uint32_t bucket(uint64_t h, uint32_t nb) { return __umulhi((uint32_t)h, nb); }
 
   template <class Tile, class Visit>
-  __device__ __forceinline__ void scan(const Tile &, uint64_t key, uint64_t h, Visit &&visit) const {
+  __device__ __forceinline__ void scan(const Tile &, key_of<SB> key, uint64_t h, Visit &&visit) const {
     for (unsigned x = __ldg(heads + bucket(h, t.num_buckets)); x != GCOL_MM_NIL; x = __ldg(next + x)) {
       chunk<SB> c = {};
       c.s[0] = load_slot_ro<SB>(t.slots, x);

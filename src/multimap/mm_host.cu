@@ -5,6 +5,7 @@
  * set) table, and the chained pool is laid out as one (pairs packed as map
  * slots, unused nodes holding empty_key). */
 #include "core/device_alloc.h"
+#include "map/map_internal.h"
 #include "map/map_policy.h"
 #include "mm_object.h"
 
@@ -131,7 +132,7 @@ gcol_status_t mm_retrieve_all(mm_object *m, void *keys_out, void *values_out, si
   m->last = s;
   GCOL_CUDA_TRY(cudaMemsetAsync(&m->r.t.state->scratch, 0, sizeof m->r.t.state->scratch, s));
   GCOL_CUDA_TRY(with_mm_ops(m, [&](auto, auto oa) {
-    return oa.retrieve(m->l, m->r.t, m->p.table_bytes / 16, keys_out, values_out, s);
+    return oa.retrieve(m->l, m->r.t, m->p.table_bytes / gcol_chunk_bytes(m->p.kb, m->p.vb), keys_out, values_out, s);
   }));
   map_state h;
   GCOL_TRY(map_state_read(m->r.t.state, &h, s));

@@ -47,7 +47,8 @@ __global__ void query_kernel(E e, const void *queries, size_t n, mm_query_out o)
   const int lane = tile.thread_rank();
   unsigned long long total = 0;
   GCOL_MM_WARP_LOOP_BEGIN
-    uint64_t k = 0, h = 0;
+    key_word<KB> k{};
+    uint64_t h = 0;
     const bool valid = load_key<KB>(e.t, queries, i, n, k, h);
     unsigned long long mine = 0;
     for (int r = 0; r < T; ++r) {
@@ -65,7 +66,7 @@ __global__ void query_kernel(E e, const void *queries, size_t n, mm_query_out o)
       unsigned long long at_mine = tile_reserve_n(warp, mine, o.cursor);
       for (int r = 0; r < T; ++r) {
         if (!tile.shfl(mine != 0, r)) continue;
-        const uint64_t kr = tile.shfl(k, r);
+        const key_word<KB> kr = tile.shfl(k, r);
         const unsigned long long q = base + (threadIdx.x & 31) - lane + r;
         unsigned long long at = tile.shfl(at_mine, r);
         e.scan(tile, kr, tile.shfl(h, r), [&](unsigned m, const chunk<SB> &c) {
@@ -74,7 +75,7 @@ __global__ void query_kernel(E e, const void *queries, size_t n, mm_query_out o)
             const unsigned who = tile.ballot((m >> j) & 1);
             const unsigned long long p = at + __popc(who & tile_lower_ranks(tile));
             if ((m >> j & 1) && p < o.capacity) {
-              if (o.keys) store_bits<KB>(o.keys, p, kr);
+              if (o.keys) store_key_bits<KB>(o.keys, p, kr);
               store_bits<VB>(o.values, p, L::value(c.s[j]));
               o.queries[p] = q;
             }
@@ -97,7 +98,8 @@ __global__ void __launch_bounds__(256, GCOL_UPSERT_MIN_BLOCKS) oa_insert_kernel(
   const int lane = tile.thread_rank();
   unsigned long long pending = 0, inserted = 0; /* tile-uniform */
   GCOL_MM_WARP_LOOP_BEGIN
-    uint64_t k = 0, h = 0, v = 0;
+    key_word<KB> k{};
+    uint64_t h = 0, v = 0;
     const bool valid = load_key<KB>(t, keys, i, n, k, h);
     if (valid) v = load_bits<VB>(values, i);
     for (int r = 0; r < T; ++r) {
@@ -124,7 +126,8 @@ __global__ void __launch_bounds__(256) chain_insert_kernel(table_ref t, unsigned
   auto warp = cg::tiled_partition<32>(cg::this_thread_block());
   unsigned long long inserted = 0;
   GCOL_MM_WARP_LOOP_BEGIN
-    uint64_t k = 0, h = 0, v = 0;
+    key_word<KB> k{};
+    uint64_t h = 0, v = 0;
     const bool valid = load_key<KB>(t, keys, i, n, k, h);
     if (valid) v = load_bits<VB>(values, i);
     const unsigned long long x = tile_reserve(warp, valid, &t.state->size);

@@ -27,14 +27,14 @@ static int chained(gcol_multimap_engine_t e) {
 
 static gcol_status_t plan_open(const gcol_multimap_config_t *cfg, gcol_mm_plan_t *p) {
   if (cfg->num_buckets) return BAD("cfg->num_buckets is %zu; GCOL_MULTIMAP_OPEN takes 0", cfg->num_buckets);
-  p->tile = p->vb == 0 ? GCOL_SET_TILE : p->slot_bytes == 16 ? GCOL_MM_TILE16 : GCOL_MM_TILE8; /* multisets: the set's */
+  p->tile = p->vb == 0 ? GCOL_SET_TILE : p->slot_bytes == 32 ? GCOL_MM_TILE32 : p->slot_bytes == 16 ? GCOL_MM_TILE16 : GCOL_MM_TILE8; /* multisets: the set's */
   size_t per_bucket = gcol_map_bucket_slots(p->tile, (size_t)p->kb, (size_t)p->vb);
   size_t want = cfg->map.capacity / per_bucket + (cfg->map.capacity % per_bucket != 0);
   if (want < 2) want = 2;
   p->num_buckets = want < 0x7fffffffULL ? gcol_next_prime((uint32_t)want) : 0;
   if (!p->num_buckets) return BAD("cfg->map.capacity %zu needs more than 2^31 buckets", cfg->map.capacity);
   p->capacity = (size_t)p->num_buckets * per_bucket;
-  p->table_bytes = (size_t)p->num_buckets * (size_t)p->tile * 16;
+  p->table_bytes = (size_t)p->num_buckets * (size_t)p->tile * gcol_chunk_bytes((size_t)p->kb, (size_t)p->vb);
   return GCOL_SUCCESS;
 }
 
@@ -44,11 +44,11 @@ static gcol_status_t plan_chained(const gcol_multimap_config_t *cfg, gcol_mm_pla
     return BAD("cfg->map.capacity %zu: chained engines hold fewer than 2^32 - 1 pairs", cap);
   if (!nb) nb = cap < GCOL_MM_NIL / 2 ? 2 * cap : GCOL_MM_NIL - 1;
   if (nb >= GCOL_MM_NIL) return BAD("cfg->num_buckets %zu is not below 2^32 - 1", nb);
-  size_t per_chunk = 16 / (size_t)p->slot_bytes;
+  const size_t chunk = gcol_chunk_bytes((size_t)p->kb, (size_t)p->vb), per_chunk = chunk / (size_t)p->slot_bytes;
   p->tile = 1;
   p->num_buckets = (uint32_t)nb;
   p->capacity = cap;
-  p->table_bytes = (cap + per_chunk - 1) / per_chunk * 16; /* whole chunks: the map's retrieve_all reads them */
+  p->table_bytes = (cap + per_chunk - 1) / per_chunk * chunk; /* whole chunks: the map's retrieve_all reads them */
   p->next_bytes = cap * 4;
   p->head_bytes = nb * 4;
   p->lock_bytes = cfg->engine == GCOL_MULTIMAP_CHAINED ? nb * 4 : 0;

@@ -18,6 +18,9 @@ extern "C" {
 #ifndef GCOL_MM_TILE8
 #define GCOL_MM_TILE8 2
 #endif
+#ifndef GCOL_MM_TILE32 /* 16-byte keys with values: 32-byte slots, as the map's */
+#define GCOL_MM_TILE32 2
+#endif
 #ifndef GCOL_MM_TILE16
 #define GCOL_MM_TILE16 4
 #endif
@@ -28,7 +31,7 @@ extern "C" {
 typedef struct {
   gcol_multimap_engine_t engine;
   int kb, vb;              /* key and value widths in bytes (vb 0: keys only) */
-  int slot_bytes;          /* gcol_slot_bytes(kb, vb): 4, 8 or 16 */
+  int slot_bytes;          /* gcol_slot_bytes(kb, vb): 4, 8, 16 or 32 */
   int tile;                /* open addressing: probing tile */
   uint32_t num_buckets;    /* open addressing: prime bucket count; chained: heads */
   size_t capacity;         /* pairs the multimap holds at most */

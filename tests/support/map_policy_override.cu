@@ -22,3 +22,8 @@ extern "C" gcol_status_t gcol_map_set_policy_for_testing(gcol_map_t *m, int tile
 extern "C" gcol_status_t gcol_set_set_policy_for_testing(gcol_set_t *s, int tile, int lanes) {
   return set_policy(s, tile, 0, lanes);
 }
+
+extern "C" gcol_status_t gcol_set_set_key_cas_for_testing(gcol_set_t *s, int key_cas) {
+  if (!s) return GCOL_ERROR_INVALID_ARGUMENT;
+  return set_policy(s, s->l.tile, key_cas, s->l.lanes);
+}

@@ -20,5 +20,12 @@ __host__ __device__ __forceinline__ uint64_t hash64(uint64_t key, uint64_t seed)
   return x;
 }
 
+/* A 16-byte key (GCOL_U128, words lo and hi): the high word's hash is mixed
+ * into the low word before the finalizer, so each word moves every bit and
+ * keys that share either word still spread. 4- and 8-byte keys keep hash64. */
+__host__ __device__ __forceinline__ uint64_t hash128(uint64_t lo, uint64_t hi, uint64_t seed) {
+  return hash64(lo ^ hash64(hi, seed ^ 0x9e3779b97f4a7c15ULL), seed);
+}
+
 }  // namespace gcol
 #endif

@@ -11,8 +11,9 @@
  *     m.insert(tile, keys + first, keys + last, values + first);  // bulk: a range per tile
  *   }
  *
- * Views are typed: Key is a 4- or 8-byte integer, Value one of the map's six
- * value types, and compatible() (host or device) says whether they match the
+ * Views are typed: Key is a 4- or 8-byte integer or a 16-byte key (GCOL_U128
+ * maps: gcol::u128 or any 16-byte type, low word first), Value one of the
+ * map's six value types, and compatible() (host or device) says whether they match the
  * map's configuration (key width, exact value type). Semantics are the bulk
  * calls' of gcol.h: insert keeps the first value, reserved keys are skipped
  * and latched, a full map is latched (gcol_map_status), gcol_map_size stays
@@ -85,6 +86,20 @@ __host__ __device__ __forceinline__ X from_bits(uint64_t b) {
     memcpy(&x, &b, 8);
   }
   return x;
+}
+
+/* A key's bits as the table compares them: uint64_t for 4- and 8-byte keys
+ * (bits_of), key16 for 16-byte keys (GCOL_U128: any 16-byte type, low word
+ * first, e.g. gcol::u128 or unsigned __int128). */
+template <class K>
+__host__ __device__ __forceinline__ auto key_bits(const K &x) {
+  if constexpr (sizeof(K) == 16) {
+    key16 b;
+    memcpy(&b, &x, 16);
+    return b;
+  } else {
+    return bits_of(x);
+  }
 }
 
 __host__ __device__ __forceinline__ table_ref table_of(const gcol_map_view_t &v) {
@@ -195,6 +210,12 @@ void with_bucket_chunks(const gcol_map_view_t &v, F f) {
   }
 }
 
+/* A 16-byte key (GCOL_U128) for the views: low word first. Any other
+ * trivially copyable 16-byte type works as Key too. */
+struct __align__(16) u128 {
+  uint64_t lo, hi;
+};
+
 /* Read-only view: find and contains.
  * Chunks: 0 (default) reads the map's bucket width at run time, so a kernel
  * carries the code of every width (and the registers of the widest);
@@ -205,7 +226,8 @@ template <class Key, class Value, int Chunks = 0>
 class map_view {
   static_assert(Chunks == 0 || Chunks == 1 || Chunks == 2 || Chunks == 4 || Chunks == 8,
                 "a bucket is 1, 2, 4 or 8 chunks (0: read at run time)");
-  static_assert(sizeof(Key) == 4 || sizeof(Key) == 8, "keys are 4- or 8-byte integers");
+  static_assert(sizeof(Key) == 4 || sizeof(Key) == 8 || sizeof(Key) == 16,
+                "keys are 4- or 8-byte integers or 16-byte GCOL_U128 keys");
   static_assert(sizeof(Value) == 4 || sizeof(Value) == 8, "values are 4 or 8 bytes");
 
  protected:
@@ -220,7 +242,7 @@ class map_view {
 
   /* Whether Key and Value match the map (check before launching). */
   __host__ __device__ bool compatible() const {
-    int kb = v_.key_type == GCOL_U32 || v_.key_type == GCOL_I32 ? 4 : 8;
+    int kb = v_.key_type == GCOL_U32 || v_.key_type == GCOL_I32 ? 4 : v_.key_type == GCOL_U128 ? 16 : 8;
     return kb == (int)sizeof(Key) && v_.value_type == detail::type_code<Value>::value &&
            (Chunks == 0 || v_.bucket_chunks == Chunks);
   }
@@ -230,7 +252,8 @@ class map_view {
   template <class Tile>
   __device__ bool find(const Tile &tile, Key key, Value *value_out) const {
     detail::table_ref t = detail::table_of(v_);
-    uint64_t k = detail::bits_of(key), h = 0;
+    auto k = detail::key_bits(key);
+    uint64_t h = 0;
     if (!detail::accept_key(t, k, h)) return false;
     detail::lookup_result r = detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
@@ -256,7 +279,8 @@ class map_view {
   template <class Tile>
   __device__ bool find_each(const Tile &tile, bool active, Key key, Value *value_out) const {
     const detail::table_ref t = detail::table_of(v_);
-    uint64_t k = detail::bits_of(key), h = 0, v = 0;
+    auto k = detail::key_bits(key);
+    uint64_t h = 0, v = 0;
     bool valid = active && detail::accept_key(t, k, h);
     bool found = detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
@@ -291,7 +315,8 @@ class map_view {
       auto w = detail::worker_tile<T, true>(tile);
       for (size_t base = 0; base < n; base += Tile::num_threads()) {
         size_t i = base + tile.thread_rank();
-        uint64_t k = i < n ? detail::bits_of(first[i]) : 0, h = 0, v;
+        auto k = detail::key_bits(i < n ? first[i] : Key());
+        uint64_t h = 0, v;
         bool valid = i < n && detail::accept_key(t, k, h);
         bool found = detail::bulk_find_step<T, SB>(w, t, valid, k, h, v);
         if (i < n) store(i, found, v);
@@ -336,7 +361,8 @@ class map_mutable_view : public map_view<Key, Value, Chunks> {
   template <class Tile>
   __device__ bool erase(const Tile &tile, Key key) const {
     detail::table_ref t = detail::table_of(v_);
-    uint64_t k = detail::bits_of(key), h = 0;
+    auto k = detail::key_bits(key);
+    uint64_t h = 0;
     if (!detail::accept_key(t, k, h)) return false;
     return detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
@@ -388,7 +414,8 @@ class map_mutable_view : public map_view<Key, Value, Chunks> {
   template <class Tile>
   __device__ __forceinline__ detail::upsert_result upsert(const Tile &tile, Key key, Value value, detail::upsert_args a) const {
     detail::table_ref t = detail::table_of(v_);
-    uint64_t k = detail::bits_of(key), v = detail::bits_of(value), h = 0;
+    auto k = detail::key_bits(key);
+    uint64_t v = detail::bits_of(value), h = 0;
     if (!detail::accept_key(t, k, h)) return detail::upsert_result{detail::UPSERT_NO_ROOM, t.empty_value};
     return detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
@@ -407,7 +434,8 @@ class map_mutable_view : public map_view<Key, Value, Chunks> {
   template <class Tile>
   __device__ __forceinline__ bool upsert_each(const Tile &tile, bool active, Key key, Value value, detail::upsert_args a) const {
     const detail::table_ref t = detail::table_of(v_);
-    uint64_t k = detail::bits_of(key), v = detail::bits_of(value), h = 0;
+    auto k = detail::key_bits(key);
+    uint64_t v = detail::bits_of(value), h = 0;
     bool valid = active && detail::accept_key(t, k, h);
     return detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
@@ -431,7 +459,8 @@ class map_mutable_view : public map_view<Key, Value, Chunks> {
       unsigned long long pending = 0, inserted = 0; /* uniform over w */
       for (size_t base = 0; base < n; base += Tile::num_threads()) {
         size_t i = base + tile.thread_rank();
-        uint64_t k = i < n ? detail::bits_of(first[i]) : 0, h = 0, stored;
+        auto k = detail::key_bits(i < n ? first[i] : Key());
+        uint64_t h = 0, stored;
         bool valid = i < n && detail::accept_key(t, k, h);
         uint64_t v = valid ? detail::bits_of(values[i]) : 0;
         detail::bulk_upsert_step<T, SB>(w, t, valid, k, v, h, a, stored, pending, inserted);

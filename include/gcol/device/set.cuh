@@ -11,7 +11,9 @@
  *     v.insert_each(tile, i < n, key);                  // bulk: one key per thread
  *   }
  *
- * The set's table is the map's without values (slots of 4 or 8 bytes), so
+ * Keys: 4- or 8-byte integers, or 16-byte keys for GCOL_U128 sets
+ * (gcol::u128 or any 16-byte type, low word first).
+ * The set's table is the map's without values (slots of 4, 8 or 16 bytes), so
  * these are the map's tile and bulk tile steps (detail/map_bulk.cuh) on a
  * keys-only slot kind, with the map view's rules (gcol/device/map.cuh):
  * tiles of 1 to 32 threads, every thread of a tile makes the call with the
@@ -32,7 +34,7 @@ __host__ __device__ __forceinline__ table_ref table_of(const gcol_set_view_t &v)
   t.empty_key = v.empty_key, t.erased_key = v.erased_key, t.empty_value = 0, t.seed = v.seed;
   t.capacity = v.capacity;
   t.num_buckets = v.num_buckets;
-  t.key_cas = 0; /* one-word slots: no claim scheme to choose */
+  t.key_cas = 0; /* one-word slots; 16-byte keys: CAS128 on sm_90, the locked CAS before (cas_slot) */
   return t;
 }
 
@@ -44,7 +46,8 @@ template <class Key, int Chunks = 0>
 class set_view {
   static_assert(Chunks == 0 || Chunks == 1 || Chunks == 2 || Chunks == 4 || Chunks == 8,
                 "a bucket is 1, 2, 4 or 8 chunks (0: read at run time)");
-  static_assert(sizeof(Key) == 4 || sizeof(Key) == 8, "keys are 4- or 8-byte integers");
+  static_assert(sizeof(Key) == 4 || sizeof(Key) == 8 || sizeof(Key) == 16,
+                "keys are 4- or 8-byte integers or 16-byte GCOL_U128 keys (gcol::u128)");
 
  protected:
   static constexpr int SB = detail::slot_of<sizeof(Key), 0>(); /* slot kind */
@@ -57,7 +60,7 @@ class set_view {
 
   /* Whether Key matches the set's key width (and Chunks its bucket width). */
   __host__ __device__ bool compatible() const {
-    int kb = v_.key_type == GCOL_U32 || v_.key_type == GCOL_I32 ? 4 : 8;
+    int kb = v_.key_type == GCOL_U32 || v_.key_type == GCOL_I32 ? 4 : v_.key_type == GCOL_U128 ? 16 : 8;
     return kb == (int)sizeof(Key) && (Chunks == 0 || v_.bucket_chunks == Chunks);
   }
 
@@ -65,7 +68,8 @@ class set_view {
   template <class Tile>
   __device__ bool contains(const Tile &tile, Key key) const {
     detail::table_ref t = detail::table_of(v_);
-    uint64_t k = detail::bits_of(key), h = 0;
+    auto k = detail::key_bits(key);
+    uint64_t h = 0;
     if (!detail::accept_key(t, k, h)) return false;
     return detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
@@ -82,7 +86,8 @@ class set_view {
   template <class Tile>
   __device__ bool contains_each(const Tile &tile, bool active, Key key) const {
     const detail::table_ref t = detail::table_of(v_);
-    uint64_t k = detail::bits_of(key), h = 0, unused = 0;
+    auto k = detail::key_bits(key);
+    uint64_t h = 0, unused = 0;
     bool valid = active && detail::accept_key(t, k, h);
     return detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
@@ -115,7 +120,8 @@ class set_mutable_view : public set_view<Key, Chunks> {
   template <class Tile>
   __device__ bool insert(const Tile &tile, Key key) const {
     detail::table_ref t = detail::table_of(v_);
-    uint64_t k = detail::bits_of(key), h = 0;
+    auto k = detail::key_bits(key);
+    uint64_t h = 0;
     if (!detail::accept_key(t, k, h)) return false;
     const detail::upsert_args a = {detail::UPSERT_INSERT, 0, 0};
     return detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
@@ -135,7 +141,8 @@ class set_mutable_view : public set_view<Key, Chunks> {
   template <class Tile>
   __device__ bool erase(const Tile &tile, Key key) const {
     detail::table_ref t = detail::table_of(v_);
-    uint64_t k = detail::bits_of(key), h = 0;
+    auto k = detail::key_bits(key);
+    uint64_t h = 0;
     if (!detail::accept_key(t, k, h)) return false;
     return detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {
       constexpr int T = decltype(tc)::value;
@@ -154,7 +161,8 @@ class set_mutable_view : public set_view<Key, Chunks> {
   template <class Tile>
   __device__ bool insert_each(const Tile &tile, bool active, Key key) const {
     const detail::table_ref t = detail::table_of(v_);
-    uint64_t k = detail::bits_of(key), h = 0;
+    auto k = detail::key_bits(key);
+    uint64_t h = 0;
     bool valid = active && detail::accept_key(t, k, h);
     const detail::upsert_args a = {detail::UPSERT_INSERT, 0, 0};
     return detail::with_bucket<Chunks>(v_.bucket_chunks, [&](auto tc) {

@@ -50,12 +50,23 @@ __device__ __forceinline__ bool accept_key(const table_ref &t, uint64_t k, uint6
   h = hash64(k, t.seed);
   return true;
 }
+__device__ __forceinline__ bool accept_key(const table_ref &t, key16 k, uint64_t &h) {
+  if (key_is(k, t.empty_key) || key_is(k, t.erased_key)) {
+    atomicOr(&t.state->flags, (unsigned)MAP_FLAG_RESERVED);
+    return false;
+  }
+  h = hash128(k.lo, k.hi, t.seed);
+  return true;
+}
+/* The hash of a stored key (growth re-hashes with the new table's seed). */
+__device__ __forceinline__ uint64_t hash_key(uint64_t k, uint64_t seed) { return hash64(k, seed); }
+__device__ __forceinline__ uint64_t hash_key(key16 k, uint64_t seed) { return hash128(k.lo, k.hi, seed); }
 
 /* find: *my_value is the value of this lane's key, or empty_value. (Loading
  * the first buckets of all the tile's keys at once before probing was
  * measured slower on an H100: 23.1 -> 15.9 G finds/s, registers 50.) */
 template <int T, int SB, class Tile>
-__device__ __forceinline__ bool bulk_find_step(const Tile &tile, const table_ref &t, bool valid, uint64_t k,
+__device__ __forceinline__ bool bulk_find_step(const Tile &tile, const table_ref &t, bool valid, key_of<SB> k,
                                                uint64_t h, uint64_t &my_value) {
   bool my_found = false;
   my_value = t.empty_value;
@@ -73,7 +84,7 @@ __device__ __forceinline__ bool bulk_find_step(const Tile &tile, const table_ref
  * added to the map's size) and inserted are tile-uniform running counts. A
  * full map is latched. */
 template <int T, int SB, class Tile>
-__device__ __forceinline__ int bulk_upsert_step(const Tile &tile, const table_ref &t, bool valid, uint64_t k,
+__device__ __forceinline__ int bulk_upsert_step(const Tile &tile, const table_ref &t, bool valid, key_of<SB> k,
                                                 uint64_t v, uint64_t h, const upsert_args &a, uint64_t &my_stored,
                                                 unsigned long long &pending, unsigned long long &inserted) {
   int my_status = UPSERT_NO_ROOM;
@@ -95,7 +106,7 @@ __device__ __forceinline__ int bulk_upsert_step(const Tile &tile, const table_re
 /* erase: whether this lane's key was erased (by this call); erased is a
  * tile-uniform running count. */
 template <int T, int SB, class Tile>
-__device__ __forceinline__ bool bulk_erase_step(const Tile &tile, const table_ref &t, bool valid, uint64_t k,
+__device__ __forceinline__ bool bulk_erase_step(const Tile &tile, const table_ref &t, bool valid, key_of<SB> k,
                                                 uint64_t h, unsigned long long &erased) {
   bool mine = false;
   for (int r = 0; r < (int)Tile::num_threads(); ++r) {

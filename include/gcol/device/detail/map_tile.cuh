@@ -39,15 +39,15 @@ enum upsert_status { UPSERT_PRESENT = 0, UPSERT_INSERTED = 1, UPSERT_NO_ROOM = 2
 
 /* Bits of a chunk's slots that hold the key, the empty or the erased key. */
 template <int SB>
-__device__ __forceinline__ void classify(const chunk<SB> &c, uint64_t key, const table_ref &t,
+__device__ __forceinline__ void classify(const chunk<SB> &c, key_of<SB> key, const table_ref &t,
                                          unsigned &match, unsigned &empty, unsigned &erased) {
   match = empty = erased = 0;
 #pragma unroll
   for (int j = 0; j < layout<SB>::per_chunk; ++j) {
-    uint64_t k = layout<SB>::key(c.s[j]);
+    key_of<SB> k = layout<SB>::key(c.s[j]);
     match |= (unsigned)(k == key) << j;
-    empty |= (unsigned)(k == t.empty_key) << j;
-    erased |= (unsigned)(k == t.erased_key) << j;
+    empty |= (unsigned)key_is(k, t.empty_key) << j;
+    erased |= (unsigned)key_is(k, t.erased_key) << j;
   }
 }
 
@@ -82,7 +82,7 @@ __device__ __forceinline__ lane_chunks<SB, C> load_lane(const chunk<SB> *p) {
 
 /* classify over a lane's chunks: bit i * per_chunk + j is slot j of chunk i. */
 template <int SB, int C>
-__device__ __forceinline__ void classify(const lane_chunks<SB, C> &l, uint64_t key, const table_ref &t,
+__device__ __forceinline__ void classify(const lane_chunks<SB, C> &l, key_of<SB> key, const table_ref &t,
                                          unsigned &match, unsigned &empty, unsigned &erased) {
   match = empty = erased = 0;
 #pragma unroll
@@ -136,20 +136,133 @@ __device__ __forceinline__ bool map_is_full(const Tile &tile, const table_ref &t
   return tile.shfl(size, 0) >= t.capacity;
 }
 
+__device__ __forceinline__ key16 load_key16_cg(const key16 *p) {
+  ulonglong2 r = __ldcg(reinterpret_cast<const ulonglong2 *>(p));
+  return key16{r.x, r.y};
+}
+__device__ __forceinline__ void store_key16_cg(key16 *p, key16 k) {
+  __stcg(reinterpret_cast<ulonglong2 *>(p), make_ulonglong2(k.lo, k.hi));
+}
+
+/* A 16-byte CAS without the 128-bit CAS: under the spin lock of the slot's
+ * address stripe (map_state::cas_lock), read the slot, and store `desired`
+ * with one 16-byte store if it held `expected`. Every writer of such a slot
+ * takes the lock, and readers load 16 bytes at once, so nobody sees a
+ * half-written key. One lock held at a time: no deadlock (sm_70+ schedules
+ * the holder while others spin). */
+__device__ __forceinline__ key16 locked_cas16(key16 *p, key16 expected, key16 desired, map_state *st) {
+  unsigned *lock = &st->cas_lock[(reinterpret_cast<uintptr_t>(p) >> 4) % MAP_CAS_LOCKS];
+  while (atomicCAS(lock, 0u, 1u) != 0u) __nanosleep(32);
+  __threadfence();
+  key16 cur = load_key16_cg(p);
+  if (cur == expected) store_key16_cg(p, desired);
+  __threadfence();
+  atomicExch(lock, 0u);
+  return cur;
+}
+
+/* One CAS of a one-word slot. 16-byte keys-only slots take the 128-bit CAS
+ * on sm_90, else (or with key_cas forced by a test) locked_cas16. */
+template <class S>
+__device__ __forceinline__ S cas_slot(S *p, S expected, S desired, const table_ref &t) {
+  if constexpr (sizeof(S) == 16) {
+#if __CUDA_ARCH__ >= 900
+    if (!t.key_cas) return atomicCAS(p, expected, desired);
+#endif
+    return locked_cas16(p, expected, desired, t.state);
+  } else {
+    return atomicCAS(p, expected, desired);
+  }
+}
+
+/* ---- 16-byte key + value slots (SLOT_PAIR32) ------------------------------
+ * No single CAS covers key and value, so a slot is claimed by its key half
+ * and the value is published after it, together with the tag word: one
+ * 16-byte store of (value, TAG_PUBLISHED). The key half is claimed
+ *  - on sm_90 (key_cas 0): with one 128-bit CAS from the free sentinel pair;
+ *  - before sm_90, or with key_cas forced by a test (key_cas 1): by moving
+ *    the tag 0 -> TAG_CLAIMED with a 64-bit CAS; the winner then stores the
+ *    key half with one 16-byte store, so nobody ever reads a half-written
+ *    key: the key half goes from a free sentinel pair to the whole key at
+ *    once. A claimer that loses the tag waits for the winner's key
+ *    (wait_key), then acts as if its CAS128 had failed and returned it.
+ * Whoever finds the key with the tag not yet TAG_PUBLISHED (a twin insert,
+ * an assign or apply, a find from a concurrent kernel) waits for it
+ * (wait_published): the value is read whole with its tag, so no value is
+ * ever taken before it lands, whatever it is (empty_value included).
+ * Erase moves the key half to the erased pair (CAS128; or the tag
+ * TAG_PUBLISHED -> TAG_ERASING, then a store of the erased pair), then
+ * stores (empty_value, 0). Inserts and erases never share a kernel, so the
+ * tag never goes back to 0 under an inserter. */
+enum { TAG_FREE = 0, TAG_CLAIMED = 1, TAG_PUBLISHED = 2, TAG_ERASING = 3 };
+
+/* 16 bytes read whole through L2 in a spin loop (volatile: re-read every time). */
+__device__ __forceinline__ ulonglong2 load16_relaxed(const void *p) {
+  ulonglong2 r;
+  asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(r.x), "=l"(r.y) : "l"(p) : "memory");
+  return r;
+}
+
+/* Wait until the claim winner has stored its key half over `was`. */
+__device__ __forceinline__ key16 wait_key(const key16 *p, key16 was) {
+  ulonglong2 r = load16_relaxed(p);
+  while (r.x == was.lo && r.y == was.hi) {
+    __nanosleep(32);
+    r = load16_relaxed(p);
+  }
+  return key16{r.x, r.y};
+}
+
+/* The value of a claimed slot once published (v and tag are one 16-byte piece). */
+__device__ __forceinline__ uint64_t wait_published(const unsigned long long *v) {
+  ulonglong2 r = load16_relaxed(v);
+  while (r.y != TAG_PUBLISHED) {
+    __nanosleep(32);
+    r = load16_relaxed(v);
+  }
+  return r.x;
+}
+
+/* Store (value, tag) as one 16-byte piece. */
+__device__ __forceinline__ void store_value_tag(unsigned long long *v, uint64_t value, uint64_t tag) {
+  __stcg(reinterpret_cast<ulonglong2 *>(v), make_ulonglong2(value, tag));
+}
+
+template <class S>
+__device__ __forceinline__ bool erase_pair32(S *p, key16 key, const table_ref &t) {
+  const key16 erased = sentinel_key<key16>(t.erased_key);
+#if __CUDA_ARCH__ >= 900
+  if (!t.key_cas) {
+    if (atomicCAS(&p->k, key, erased) != key) return false; /* a duplicate erased it */
+    store_value_tag(&p->v, t.empty_value, TAG_FREE);
+    return true;
+  }
+#endif
+  if (atomicCAS(&p->tag, (unsigned long long)TAG_PUBLISHED, (unsigned long long)TAG_ERASING) != TAG_PUBLISHED)
+    return false; /* a duplicate erased it */
+  store_key16_cg(&p->k, erased);
+  __threadfence();
+  store_value_tag(&p->v, t.empty_value, TAG_FREE);
+  return true;
+}
+
 /* ---- find ------------------------------------------------------------- */
 template <int T, int SB, class Tile>
-__device__ __forceinline__ bool tile_find(const Tile &tile, const table_ref &t, uint64_t key, uint64_t h,
+__device__ __forceinline__ bool tile_find(const Tile &tile, const table_ref &t, key_of<SB> key, uint64_t h,
                                           uint64_t &value) {
   constexpr int C = T / Tile::num_threads();
   static_assert(C >= 1, "a probing tile is at most as wide as a bucket");
   probe_seq seq(h, t.num_buckets);
   for (uint32_t i = 0; i < t.num_buckets; ++i, seq.next()) {
-    lane_chunks<SB, C> c = load_lane<SB, C, true>(lane_base<T, SB, C>(t, seq.bucket, tile.thread_rank()));
+    chunk<SB> *cp = lane_base<T, SB, C>(t, seq.bucket, tile.thread_rank());
+    lane_chunks<SB, C> c = load_lane<SB, C, true>(cp);
     unsigned m, e, x;
     classify(c, key, t, m, e, x);
     unsigned who = tile.ballot(m != 0);
     if (who) {
       uint64_t v = m ? layout<SB>::value(pick(c, __ffs(m) - 1)) : 0;
+      if constexpr (SB == SLOT_PAIR32) /* a concurrent insert's value may not have landed yet */
+        if (m && pick(c, __ffs(m) - 1).tag != TAG_PUBLISHED) v = wait_published(&slot_at(cp, __ffs(m) - 1)->v);
       value = tile.shfl(v, __ffs(who) - 1);
       return true;
     }
@@ -160,7 +273,7 @@ __device__ __forceinline__ bool tile_find(const Tile &tile, const table_ref &t, 
 
 /* ---- erase ------------------------------------------------------------ */
 template <int T, int SB, class Tile>
-__device__ __forceinline__ bool tile_erase(const Tile &tile, const table_ref &t, uint64_t key, uint64_t h) {
+__device__ __forceinline__ bool tile_erase(const Tile &tile, const table_ref &t, key_of<SB> key, uint64_t h) {
   typedef layout<SB> L;
   constexpr int C = T / Tile::num_threads();
   static_assert(C >= 1, "a probing tile is at most as wide as a bucket");
@@ -178,7 +291,9 @@ __device__ __forceinline__ bool tile_erase(const Tile &tile, const table_ref &t,
         typename L::slot_t *p = slot_at(cp, bit);
         if constexpr (L::one_word) {
           typename L::slot_t obs = pick(c, bit);
-          ok = atomicCAS(p, obs, L::make(t.erased_key, t.empty_value)) == obs;
+          ok = L::same(cas_slot(p, obs, L::make(sentinel_key<key_of<SB>>(t.erased_key), t.empty_value), t), obs);
+        } else if constexpr (SB == SLOT_PAIR32) {
+          ok = erase_pair32(p, key, t);
         } else {
           ok = atomicCAS(&p->k, (unsigned long long)key, (unsigned long long)t.erased_key) == key;
           /* an erased slot holds empty_value, which the pre-sm_90 claim relies on */
@@ -199,12 +314,34 @@ __device__ __forceinline__ bool tile_erase(const Tile &tile, const table_ref &t,
  * slot holds (its value word only trustworthy with 8-byte slots or CAS128). */
 template <int SB>
 __device__ __forceinline__ bool claim(typename layout<SB>::slot_t *p, typename layout<SB>::slot_t obs,
-                                      uint64_t key, uint64_t value, int key_cas,
+                                      key_of<SB> key, uint64_t value, const table_ref &t,
                                       typename layout<SB>::slot_t *now) {
   typedef layout<SB> L;
+  const int key_cas = t.key_cas;
   if constexpr (layout<SB>::one_word) {
-    *now = atomicCAS(p, obs, L::make(key, value));
-    return *now == obs;
+    *now = cas_slot(p, obs, L::make(key, value), t);
+    return L::same(*now, obs);
+  } else if constexpr (SB == SLOT_PAIR32) {
+    *now = obs;
+#if __CUDA_ARCH__ >= 900
+    if (!key_cas) {
+      now->k = atomicCAS(&p->k, obs.k, key);
+      if (now->k != obs.k) return false;
+      /* no fence: a reader that sees the tag before the key takes the slot
+       * for free, i.e. reads the insert as not yet done, which it is not */
+      store_value_tag(&p->v, value, TAG_PUBLISHED);
+      return true;
+    }
+#endif
+    (void)key_cas;
+    if (atomicCAS(&p->tag, (unsigned long long)TAG_FREE, (unsigned long long)TAG_CLAIMED) != TAG_FREE) {
+      now->k = wait_key(&p->k, obs.k);
+      return false;
+    }
+    store_key16_cg(&p->k, key);
+    __threadfence(); /* the key before the value */
+    store_value_tag(&p->v, value, TAG_PUBLISHED);
+    return true;
   } else {
 #if __CUDA_ARCH__ >= 900
     if (!key_cas) {
@@ -241,7 +378,7 @@ __device__ __forceinline__ uint64_t wait_value(unsigned long long *v, uint64_t e
  * Returns the value stored afterwards (only insert_and_find uses it). */
 template <int SB>
 __device__ __forceinline__ uint64_t on_present(typename layout<SB>::slot_t *p, typename layout<SB>::slot_t obs,
-                                               uint64_t key, uint64_t value, const upsert_args &a,
+                                               key_of<SB> key, uint64_t value, const upsert_args &a,
                                                const table_ref &t) {
   typedef layout<SB> L;
   if constexpr (L::one_word) {
@@ -249,13 +386,19 @@ __device__ __forceinline__ uint64_t on_present(typename layout<SB>::slot_t *p, t
     typename L::slot_t cur = obs;
     for (;;) { /* the key half never changes here, so a CAS loop on the pair is exact */
       uint64_t nv = a.mode == UPSERT_ASSIGN ? value : combine_bits(L::value(cur), value, a.op, a.vtype);
-      typename L::slot_t old = atomicCAS(p, cur, L::make(key, nv));
-      if (old == cur) return nv;
+      typename L::slot_t old = cas_slot(p, cur, L::make(key, nv), t);
+      if (L::same(old, cur)) return nv;
       cur = old;
     }
   } else {
     uint64_t stored = obs.v;
-    if (t.key_cas && a.mode != UPSERT_ASSIGN) stored = wait_value(&p->v, t.empty_value);
+    if constexpr (SB == SLOT_PAIR32) {
+      /* every value lands after its key: wait for it in every mode, so an
+       * assign or apply comes after the claimer's value */
+      if (obs.tag != TAG_PUBLISHED) stored = wait_published(&p->v);
+    } else {
+      if (t.key_cas && a.mode != UPSERT_ASSIGN) stored = wait_value(&p->v, t.empty_value);
+    }
     if (a.mode == UPSERT_ASSIGN) atomicExch(&p->v, (unsigned long long)value), stored = value;
     else if (a.mode == UPSERT_APPLY) atomic_apply_word(&p->v, value, a.op, a.vtype);
     return stored;
@@ -263,7 +406,7 @@ __device__ __forceinline__ uint64_t on_present(typename layout<SB>::slot_t *p, t
 }
 
 template <int T, int SB, class Tile>
-__device__ __forceinline__ int tile_upsert(const Tile &tile, const table_ref &t, uint64_t key, uint64_t value,
+__device__ __forceinline__ int tile_upsert(const Tile &tile, const table_ref &t, key_of<SB> key, uint64_t value,
                                            uint64_t h, const upsert_args &a, uint64_t &stored,
                                            unsigned long long &pending) {
   typedef layout<SB> L;
@@ -315,11 +458,12 @@ __device__ __forceinline__ int tile_upsert(const Tile &tile, const table_ref &t,
     if (!have_free) return UPSERT_NO_ROOM;
 
     int won = 0;
-    uint64_t key_now = 0, v = 0;
+    key_of<SB> key_now{};
+    uint64_t v = 0;
     if (lane == free_lane) {
       slot_t *p = slot_at(lane_base<T, SB, C>(t, free_seq.bucket, lane), free_bit);
-      slot_t now, obs = L::make(free_was_empty ? t.empty_key : t.erased_key, t.empty_value);
-      won = claim<SB>(p, obs, key, value, t.key_cas, &now);
+      slot_t now, obs = L::make(sentinel_key<key_of<SB>>(free_was_empty ? t.empty_key : t.erased_key), t.empty_value);
+      won = claim<SB>(p, obs, key, value, t, &now);
       key_now = L::key(now);
       if (won) v = value;
       else if (key_now == key) v = on_present<SB>(p, now, key, value, a, t); /* a twin of this key won */
