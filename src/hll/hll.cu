@@ -191,7 +191,7 @@ gcol_status_t gcol_hll_add(gcol_hll_t *h, const void *d_items, size_t n, gcol_ty
   GCOL_TRY(check_hll(h));
   size_t bytes = gcol_type_size(t);
   if (bytes == 0) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "t (%d) is not a gcol_type_t", (int)t);
-  if (t == GCOL_U128) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "t is GCOL_U128, a key type only (gcol_hll_add_raw takes 16-byte items)");
+  if (t == GCOL_U128) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "t is GCOL_U128, a key type only: HyperLogLog items are 4 or 8 bytes");
   char what[32];
   snprintf(what, sizeof what, "%s items", gcol_type_name(t));
   int canon = t == GCOL_F32 ? 1 : t == GCOL_F64 ? 2 : 0;
