@@ -15,7 +15,7 @@ class SetConfig(ctypes.Structure):
     _fields_ = [("size", c_size_t), ("magic", c_uint32), ("version", c_uint32), ("key_type", c_int),
                 ("capacity", c_size_t), ("max_load_factor", c_double), ("growable", c_int),
                 ("empty_key", c_uint64), ("erased_key", c_uint64), ("seed", c_uint64),
-                ("alloc", c_void_p), ("free", c_void_p), ("ctx", c_void_p), ("growth_factor", c_int)]
+                ("allocator", _lib.Allocator), ("growth_factor", c_int)]
 
 
 _P, _N, _E, _SP = c_void_p, c_size_t, c_int, POINTER(c_size_t)
