@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The merged tree on a GPU, in two calls that fit the device tool's 10 minutes:
-#   scripts/gpu-final.sh tests   sm_90 build of everything, the whole C suite,
-#                                the GPU Python suite against this build;
-#   scripts/gpu-final.sh san     (after `tests`, same machine: the build stays)
+#   scripts/gpu-final.sh build suite pytest   sm_90 build of everything, the
+#                                whole C suite, the GPU Python suite against it;
+#   scripts/gpu-final.sh san     (after a build on the same machine: it stays)
 #                                compute-sanitizer memcheck and racecheck on
 #                                reduced sizes of the newer containers' tests;
-#   scripts/gpu-final.sh bench   (after `tests`) the benchmarks of
+#   scripts/gpu-final.sh bench   (after a build) the benchmarks of
 #                                the open issues: HyperLogLog/Bloom, 16-byte
 #                                keys, the string dictionary (C and against
 #                                pyarrow), the Python functions, call overhead.
@@ -13,7 +13,8 @@
 # without it). Logs in $OUT; a short table last.
 set -u
 cd "$(dirname "$0")/.."
-part=${1:-tests}
+parts=" ${*:-build suite pytest} "
+has() { [[ "$parts" == *" $1 "* ]]; }
 out=${OUT:-gpu-final-logs}
 mkdir -p "$out"
 rows=()
@@ -22,17 +23,21 @@ since() { echo "$(( $(date +%s) - $1 )) s"; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 export PYTHONDONTWRITEBYTECODE=1
 
-if [ "$part" = tests ]; then
+if has build; then
   t0=$(date +%s)
   if ! make -j16 build-all GPU_ARCHS='-gencode arch=compute_90,code=sm_90' NCCL_HOME= >"$out/build.log" 2>&1; then
     grep -m10 -B2 -A6 "error" "$out/build.log"; tail -20 "$out/build.log"; echo "BUILD FAILED"; exit 1
   fi
   add "build sm_90" "$(since $t0), $(nm -D --defined-only build/libgcol.so | grep -c ' T ') exported"
+fi
+if has suite; then
   t0=$(date +%s)
   timeout 330 build/gcol_tests >"$out/tests.log" 2>&1
   rc=$?
   grep -E "^FAIL|CHECK failed|lacks" "$out/tests.log" | head -20
   add "C suite rc=$rc ($(since $t0))" "$(tail -1 "$out/tests.log")"
+fi
+if has pytest; then
   t0=$(date +%s)
   GCOL_LIBRARY=$PWD/build/libgcol.so timeout 200 python3 -m pytest tests/python -q -p no:cacheprovider \
     >"$out/pytest.log" 2>&1
@@ -40,7 +45,7 @@ if [ "$part" = tests ]; then
   add "pytest ($(since $t0))" "$(tail -1 "$out/pytest.log")"
 fi
 
-if [ "$part" = san ]; then
+if has san; then
   for spec in "memcheck:strmap,u128,hll:3000" \
               "racecheck:strmap_ids_growth,strmap_ids_one_hash,u128_map_u64_growable,u128_set_growable,u128_map_u32_tag,hll_matches_cpu_reference:1000"; do
     IFS=: read -r tool filter max_n <<<"$spec"
@@ -54,7 +59,7 @@ if [ "$part" = san ]; then
   done
 fi
 
-if [ "$part" = bench ]; then
+if has bench; then
   for b in bench_sketch bench_u128 bench_strmap bench_call_overhead; do
     t0=$(date +%s)
     timeout 150 build/bench/$b >"$out/$b.log" 2>&1
@@ -74,5 +79,5 @@ if [ "$part" = bench ]; then
   echo "==== strmap"; tail -12 "$out/bench_strmap.log"; tail -8 "$out/bench_strmap_py.log"
   echo "==== python functions"; grep -E "^\|" "$out/bench_python.log" | head -12
 fi
-echo; echo "==== gpu-final $part ===="
+echo; echo "==== gpu-final$parts===="
 printf '%s\n' "${rows[@]}"
