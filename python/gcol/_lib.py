@@ -86,15 +86,19 @@ SIGNATURES = {
 }
 
 
+def _bind_into(obj, dll, signatures):
+    for name, (restype, argtypes) in signatures.items():
+        fn = getattr(dll, "gcol_" + name)
+        fn.restype, fn.argtypes = restype, argtypes
+        setattr(obj, name, fn)
+
+
 class Functions:
     """The library's functions as attributes named without "gcol_"."""
 
     def __init__(self, dll, path):
         self.path = path
-        for name, (restype, argtypes) in SIGNATURES.items():
-            fn = getattr(dll, "gcol_" + name)
-            fn.restype, fn.argtypes = restype, argtypes
-            setattr(self, name, fn)
+        _bind_into(self, dll, SIGNATURES)
 
 
 def _pkg_config_libdir():
@@ -164,6 +168,15 @@ def functions():
                 "libgcol.so not found; set GCOL_LIBRARY to its path or GCOL_PREFIX to the install "
                 "prefix. Tried:\n  " + "\n  ".join(tried))
     return _functions
+
+
+def bind(f, signatures):
+    """f (functions()) with the calls of signatures ({name: (restype,
+    argtypes)}, C names without "gcol_") bound, once: a module that declares
+    its own calls (sets, string maps) binds them on first use."""
+    if not all(hasattr(f, name) for name in signatures):
+        _bind_into(f, ctypes.CDLL(f.path), signatures)  # the library already loaded: same handle
+    return f
 
 
 _LATCHED_WORDS = {Status.FULL: "a key found no free slot", Status.RESERVED_KEY: "a key equal to a sentinel was skipped"}

@@ -49,13 +49,7 @@ _SIGNATURES = {
 
 def _bind(f):
     """The library's functions with the set's bound (once)."""
-    if not hasattr(f, "set_create"):
-        dll = ctypes.CDLL(f.path)
-        for name, (restype, argtypes) in _SIGNATURES.items():
-            fn = getattr(dll, "gcol_" + name)
-            fn.restype, fn.argtypes = restype, argtypes
-            setattr(f, name, fn)
-    return f
+    return _lib.bind(f, _SIGNATURES)
 
 
 def set_config(f, key_dtype, capacity, growable, max_load_factor, empty_key, erased_key, seed, growth_factor):

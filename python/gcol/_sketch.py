@@ -61,23 +61,9 @@ SIGNATURES = {
     "hll_precision": (c_int, (_P, POINTER(c_int))),
 }
 
-_functions = None
-
-
-class _Functions:
-    def __init__(self):
-        dll = ctypes.CDLL(_lib.functions().path)  # the library already loaded: same handle
-        for name, (restype, argtypes) in SIGNATURES.items():
-            fn = getattr(dll, "gcol_" + name)
-            fn.restype, fn.argtypes = restype, argtypes
-            setattr(self, name, fn)
-
-
 def _sketch_functions():
-    global _functions
-    if _functions is None:
-        _functions = _Functions()
-    return _functions
+    """The library's functions with the sketches' bound (once)."""
+    return _lib.bind(_lib.functions(), SIGNATURES)
 
 
 def _check(status):

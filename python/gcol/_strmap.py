@@ -52,13 +52,7 @@ _OFFSET_TYPES = {"int32": 2, "int64": 3}  # GCOL_I32, GCOL_I64
 
 def _bind(f):
     """The library's functions with the strmap's bound (once)."""
-    if not hasattr(f, "strmap_create"):
-        dll = ctypes.CDLL(f.path)
-        for name, (restype, argtypes) in _SIGNATURES.items():
-            fn = getattr(dll, "gcol_" + name)
-            fn.restype, fn.argtypes = restype, argtypes
-            setattr(f, name, fn)
-    return f
+    return _lib.bind(f, _SIGNATURES)
 
 
 def _chars_ptr(chars):
