@@ -174,10 +174,11 @@ static double time_gpu(problem_t *p, const uint32_t *d_src, size_t ns, const uin
 
 static int gpu_only;
 
-/* The variable's list, e.g. "w,n,2,8,32": the problem again (GPU only, one
- * run) with the warp engine forced (w), near-far forced at the policy's
- * bucket width (n) and at each given width (in mean arc weights); the plain
- * row is the policy's choice. */
+/* The variable's list, e.g. "w,n,s,l,2,8,32": the problem again (GPU only,
+ * one run) with the warp engine forced (w), near-far forced at the policy's
+ * bucket width and block size (n), with blocks of 256 (s) or 512 (l)
+ * threads, and at each given width (in mean arc weights); the plain row is
+ * the policy's choice. */
 static void run_problem(problem_t *p, size_t cpu_sources, int reps);
 static void variant_sweep_of(problem_t *p, const char *var) {
   const char *list = getenv(var);
@@ -188,11 +189,13 @@ static void variant_sweep_of(problem_t *p, const char *var) {
     if (*list == 'w') {
       gcol_detail_sssp_hooks.engine = 1, end = (char *)list + 1;
       snprintf(name, sizeof name, "%s, warp engine", base);
-    } else if (*list == 'n') {
+    } else if (*list == 'n' || *list == 's' || *list == 'l') {
       gcol_detail_sssp_hooks.engine = 2, end = (char *)list + 1;
-      snprintf(name, sizeof name, "%s, near-far", base);
+      gcol_detail_sssp_hooks.nf_threads = *list == 's' ? 256 : *list == 'l' ? 512 : 0;
+      snprintf(name, sizeof name, "%s, near-far%s", base, *list == 's' ? ", 256 threads" : *list == 'l' ? ", 512 threads" : "");
     } else {
       gcol_detail_sssp_hooks.engine = 2, gcol_detail_sssp_hooks.delta_factor = strtof(list, &end);
+      gcol_detail_sssp_hooks.nf_threads = 0;
       snprintf(name, sizeof name, "%s, near-far delta %g", base, gcol_detail_sssp_hooks.delta_factor);
     }
     list = *end ? end + 1 : end;
@@ -200,6 +203,7 @@ static void variant_sweep_of(problem_t *p, const char *var) {
     run_problem(p, 0, 1);
   }
   gcol_detail_sssp_hooks.engine = 0, gcol_detail_sssp_hooks.delta_factor = 0.0f, p->name = base, gpu_only = 0;
+  gcol_detail_sssp_hooks.nf_threads = 0;
 }
 static void variant_sweep(problem_t *p) {
   variant_sweep_of(p, p->num_targets ? "GCOL_BENCH_SSSP_TARGET_VARIANTS" : "GCOL_BENCH_SSSP_VARIANTS");

@@ -12,7 +12,7 @@ enum { WARP = 1, NEARFAR = 2 };
 
 static void reset_hooks(void) {
   gcol_detail_sssp_hooks.engine = 0, gcol_detail_sssp_hooks.delta_factor = 0.0f;
-  gcol_detail_sssp_hooks.nf_blocks = 0;
+  gcol_detail_sssp_hooks.nf_blocks = 0, gcol_detail_sssp_hooks.nf_threads = 0;
 }
 
 /* Sources and targets with the awkward cases: an invalid source (NaN row),
@@ -26,14 +26,14 @@ static void awkward_ids(uint32_t *src, size_t ns, uint32_t *tgt, size_t nt, uint
 /* Random CSR graphs (zero weights, self loops, parallel arcs, unreachable
  * parts), then with weights cut to whole numbers (many equal-cost ties):
  * forced near-far at bucket widths from a thousandth to a million mean
- * weights, with all blocks and with 3 blocks (several sources per block),
- * against the CPU. */
+ * weights, with blocks of 256 and 512 threads, all of them or 2-3 blocks
+ * (several sources per block), against the CPU. */
 TEST(sssp_nearfar_targets_csr_ties_zeros_unreachable) {
   REQUIRE_GPU();
   tu_rng_t r = {test_seed() ^ 0x27a1};
   int small = test_max_n() < 20000;
   const float factors[] = {8.0f, 1e-3f, 1e6f};
-  const uint32_t blocks[] = {3, 0};
+  const uint32_t blocks[] = {3, 0, 2}, threads[] = {256, 0, 512}; /* 0: the policy's (512 for 40 sources) */
   for (int ties = 0; ties < 2; ++ties) {
     gcol_ref_csr_t h;
     CHECK(st_random_graph(1500, 6000, 1, &r, &h) == 0);
@@ -46,11 +46,12 @@ TEST(sssp_nearfar_targets_csr_ties_zeros_unreachable) {
     int ok = 1;
     gcol_detail_sssp_hooks.engine = NEARFAR;
     for (int f = 0; f < (small ? 1 : 3) && ok; ++f)
-      for (int b = 0; b < 2 && ok; ++b) {
+      for (int b = 0; b < 3 && ok; ++b) {
         gcol_detail_sssp_hooks.delta_factor = factors[f], gcol_detail_sssp_hooks.nf_blocks = blocks[b];
+        gcol_detail_sssp_hooks.nf_threads = threads[b];
         ok = st_check_table(&h, g, src, ns, tgt, nt);
         ok = ok && gcol_detail_sssp_hooks.last_engine == NEARFAR;
-        if (!ok) fprintf(stderr, "    delta %g, blocks %u\n", factors[f], blocks[b]);
+        if (!ok) fprintf(stderr, "    delta %g, blocks %u, threads %u\n", factors[f], blocks[b], threads[b]);
       }
     reset_hooks();
     CHECK(ok);
@@ -83,6 +84,7 @@ TEST(sssp_nearfar_targets_grids_obstacles) {
       uint32_t *src = st_random_ids(24, n, &r), *tgt = st_random_ids(40, n, &r);
       awkward_ids(src, 24, tgt, 40, n);
       src[1] = 0, tgt[5] = 7; /* an obstacle as source, one as target */
+      gcol_detail_sssp_hooks.nf_threads = c ? 512 : 256;
       ok = ok && st_check_table(&h, g, src, 24, tgt, 40);
       uint32_t bad[3] = {n, n + 1, 0xffffffffu};
       ok = ok && st_check_table(&h, g, src, 24, bad, 3);

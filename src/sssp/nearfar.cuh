@@ -37,7 +37,10 @@
 namespace gcol {
 namespace detail {
 
-constexpr int nf_threads = 256, nf_warps = nf_threads / 32;
+/* Threads per block: 256 (4 blocks per SM), or 512 (2 per SM) when the
+ * sources are few enough that every one still has a block of its own
+ * (nearfar_threads); both at 64 registers a thread. */
+constexpr int nf_threads_small = 256, nf_threads_large = 512;
 
 struct nf_job {
   uint32_t n, num_sources;
@@ -62,19 +65,21 @@ __device__ __forceinline__ void nf_append(bool want, uint32_t x, uint32_t *q, ui
   if (want) q[base + __popc(mask & ((1u << lane) - 1u))] = x;
 }
 
+template <int WARPS>
 __device__ __forceinline__ float nf_block_min(float x, float *scratch) {
   for (int o = 16; o > 0; o >>= 1) x = fminf(x, __shfl_xor_sync(0xffffffffu, x, o));
   unsigned lane = threadIdx.x & 31, w = threadIdx.x / 32;
   if (lane == 0) scratch[w] = x;
   __syncthreads();
   float m = INFINITY;
-  for (int i = 0; i < nf_warps; ++i) m = fminf(m, scratch[i]);
+  for (int i = 0; i < WARPS; ++i) m = fminf(m, scratch[i]);
   __syncthreads();
   return m;
 }
 
-template <class G>
-__global__ void __launch_bounds__(nf_threads, 4) nearfar_kernel(G g, nf_job job) {
+template <class G, int THREADS>
+__global__ void __launch_bounds__(THREADS, 1024 / THREADS) nearfar_kernel(G g, nf_job job) {
+  constexpr int nf_threads = THREADS, nf_warps = THREADS / 32;
   __shared__ uint32_t s_src, s_len[3]; /* source index; near, next near, far lengths */
   __shared__ uint32_t s_plen[2];       /* pending targets: this list, the next one */
   __shared__ float s_min[nf_warps];
@@ -148,7 +153,7 @@ __global__ void __launch_bounds__(nf_threads, 4) nearfar_kernel(G g, nf_job job)
           float d = __ldcg(&dist[__ldcg(&far[i])]);
           if (d >= t) m = fminf(m, d);
         }
-        m = nf_block_min(m, s_min);
+        m = nf_block_min<nf_warps>(m, s_min);
         if (m == INFINITY) break;
         if (tl) { /* targets at m or below are final (top of file): drop them */
           uint32_t plen = s_plen[0];
@@ -200,16 +205,25 @@ inline size_t nearfar_block_bytes(uint32_t n, bool targets, size_t num_targets) 
   return (size_t)6 * n * 4 + (targets ? (size_t)n * 4 + 2 * num_targets * 4 : 0);
 }
 
+/* The block size for ns sources on num_sms SMs: 512 threads when every
+ * source still gets a block of its own (2 per SM), else 256 (4 per SM). */
+inline int nearfar_threads(size_t ns, int num_sms) {
+  return ns <= (size_t)2 * num_sms ? nf_threads_large : nf_threads_small;
+}
+
 /* Run a distance table of ns sources on s: to all vertices (d_targets
- * NULL) or to num_targets targets. max_blocks (0: no cap) caps the blocks. */
+ * NULL) or to num_targets targets, with blocks of `threads` (256 or 512).
+ * max_blocks (0: no cap) caps the blocks. */
 template <class G>
 gcol_status_t nearfar_solve(const gcol_graph *g, G view, const uint32_t *d_sources, size_t ns,
                             const uint32_t *d_targets, size_t num_targets, float *d_dist, float delta,
-                            size_t max_blocks, cudaStream_t s) {
+                            int threads, size_t max_blocks, cudaStream_t s) {
   gcol_device_info_t dev;
   GCOL_TRY(gcol_current_device_info(&dev));
   int bps = 0;
-  GCOL_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, nearfar_kernel<G>, nf_threads, 0));
+  threads = threads == nf_threads_large ? nf_threads_large : nf_threads_small;
+  auto kernel = threads == nf_threads_large ? nearfar_kernel<G, nf_threads_large> : nearfar_kernel<G, nf_threads_small>;
+  GCOL_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, kernel, threads, 0));
   if (bps < 1) bps = 1;
   size_t free_b = 0, total_b = 0;
   GCOL_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
@@ -233,7 +247,7 @@ gcol_status_t nearfar_solve(const gcol_graph *g, G view, const uint32_t *d_sourc
   job.delta = delta;
   cudaError_t e = cudaMemsetAsync(base, 0, 256 + queue_bytes, s);
   if (e == cudaSuccess) {
-    nearfar_kernel<G><<<(unsigned)blocks, nf_threads, 0, s>>>(view, job);
+    kernel<<<(unsigned)blocks, (unsigned)threads, 0, s>>>(view, job);
     e = cudaGetLastError();
   }
   cudaError_t f = cudaFreeAsync(base, s);

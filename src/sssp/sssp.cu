@@ -81,17 +81,20 @@ gcol_status_t nearfar_call(const gcol_graph_t *g, const uint32_t *d_sources, siz
   if (SSSP_HOOKS.d_refills) GCOL_CUDA_TRY(cudaMemsetAsync(SSSP_HOOKS.d_refills, 0, 4, s));
   float delta = nf_delta(g);
   size_t max_blocks = SSSP_HOOKS.nf_blocks;
+  gcol_device_info_t dev;
+  GCOL_TRY(gcol_current_device_info(&dev));
+  int threads = SSSP_HOOKS.nf_threads ? (int)SSSP_HOOKS.nf_threads : gcol::detail::nearfar_threads(num_sources, dev.num_sms);
   if (g->kind == GCOL_GRAPH_GRID) {
     gcol::detail::grid_view v;
     v.cost = g->cost, v.faces = g->faces, v.n = g->n, v.nx = g->nx, v.ny = g->ny;
     gcol_grid_connectivity_class(g->connectivity, &v.max_class);
     return gcol::detail::nearfar_solve(g, v, d_sources, num_sources, d_targets, num_targets, d_dist, delta,
-                                       max_blocks, s);
+                                       threads, max_blocks, s);
   }
   gcol::detail::csr_view v;
   v.off = g->offsets, v.tgt = g->targets, v.w = g->weights;
   return gcol::detail::nearfar_solve(g, v, d_sources, num_sources, d_targets, num_targets, d_dist, delta,
-                                     max_blocks, s);
+                                     threads, max_blocks, s);
 }
 
 gcol_status_t table_call(const gcol_graph_t *g, const uint32_t *d_sources, size_t num_sources,
