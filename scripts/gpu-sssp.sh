@@ -8,7 +8,7 @@
 # the host for sm_90 and carried), else built. Logs under $OUT.
 # Knobs (environment): REPS, VARIANTS and TVARIANTS (bench_sssp's variant rows
 # of all-vertex and target-list problems), EXTRAS=0 (no predecessor and path
-# rows), NO_NCU, RACE (racecheck's tests), and the timeouts TESTS_S, BENCH_S,
+# rows), NO_NCU, MEMCHECK_TESTS and RACE (the sanitizers' tests), and the timeouts TESTS_S, BENCH_S,
 # MEMCHECK_S, RACECHECK_S, PYTEST_S.
 set -u
 cd "$(dirname "$0")/.."
@@ -35,7 +35,7 @@ GCOL_BENCH_REPS=${REPS:-2} GCOL_BENCH_SSSP_VARIANTS=${VARIANTS-w,2,8,32} GCOL_BE
   >"$out/bench.log" 2>&1
 step bench $? $t0
 t0=$(date +%s)
-GCOL_TEST_MAX_N=20000 timeout ${MEMCHECK_S:-70} compute-sanitizer --tool memcheck --error-exitcode 99 "$B/gcol_tests" sssp \
+GCOL_TEST_MAX_N=20000 timeout ${MEMCHECK_S:-70} compute-sanitizer --tool memcheck --error-exitcode 99 "$B/gcol_tests" ${MEMCHECK_TESTS:-sssp} \
   >"$out/memcheck.log" 2>&1
 step memcheck $? $t0; echo "$(grep -E '^[0-9]+ passed' "$out/memcheck.log" | tail -1); $(grep 'ERROR SUMMARY' "$out/memcheck.log" | tail -1)"
 grep -m3 -A6 "=========  *\(Invalid\|Error\)" "$out/memcheck.log"
