@@ -206,7 +206,9 @@ inline size_t nearfar_block_bytes(uint32_t n, bool targets, size_t num_targets) 
 }
 
 /* The block size for ns sources on num_sms SMs: 512 threads when every
- * source still gets a block of its own (2 per SM), else 256 (4 per SM). */
+ * source still gets a block of its own (2 per SM), else 256 (4 per SM).
+ * The 2D grid's 256 sources: 0.140 s with 512, 0.240 s with 256 (H100;
+ * bench/RESULTS.md, issue 27). */
 inline int nearfar_threads(size_t ns, int num_sms) {
   return ns <= (size_t)2 * num_sms ? nf_threads_large : nf_threads_small;
 }

@@ -23,11 +23,11 @@ enum { ENGINE_WARP = 1, ENGINE_NEARFAR = 2 };
 
 /* The near-far bucket width in mean arc weights, from the graph's class:
  * 2 on a grid of one layer (the 2D grid), 8 elsewhere. The sweep of issue
- * 27 (bench/RESULTS.md) put the 2D grid's best at 2 and the voxel grid's
- * and both road networks' at 8; what differs is not the weights (the two
- * grids draw the same costs) but the frontier, which a 2D grid spreads over
- * a long, thin ring where a wide bucket expands many vertices too early.
- * The hooks' factor overrides it. */
+ * 27 (bench/RESULTS.md, widths 1-16) put the 2D grid's best at 2 (9% ahead
+ * of 8), the road networks' at 8-16 (5-11% ahead of 2) and the voxel grid
+ * flat from 1 to 8. Not the weights make the difference (both grids draw
+ * the same costs); the class does, so the rule names the class. The hooks'
+ * factor overrides it. */
 float nf_delta(const gcol_graph_t *g) {
   float factor = SSSP_HOOKS.delta_factor > 0.0f ? SSSP_HOOKS.delta_factor
                  : g->kind == GCOL_GRAPH_GRID && g->nz == 1 ? GCOL_SSSP_NF_DELTA_2D_GRID
@@ -44,8 +44,9 @@ float nf_delta(const gcol_graph_t *g) {
  * of 8 warps expanding a bucket of vertices together, where the warp
  * engine expands one vertex per warp step: on the bench's graphs it was
  * 3.3x-9x faster at 256-1,024 sources, and at 4,096 sources with target
- * lists (the warp engine's best case, 31 warps per SM) still ahead
- * (bench/RESULTS.md, issue 27). A target list of 2^31 or more entries
+ * lists (the warp engine's best case, 31 warps per SM) still 2.1x (voxel
+ * grid), 1.24x and 1.41x (road networks) faster, and level on a 6,067-vertex
+ * road graph (bench/RESULTS.md, issue 27). A target list of 2^31 or more entries
  * (its pending count is 32-bit) and the hooks' heap size go to the warp
  * engine; the hooks' engine forces either. */
 gcol_status_t pick_engine(const gcol_graph_t *g, bool targets, size_t num_targets, bool pred, int *engine) {
