@@ -1,7 +1,7 @@
 /* Shortest-path benchmark (issues 6, 27): warp-heap push/pop throughput, then the
  * many-to-many problems on the GPU next to a multithreaded CPU Dijkstra
  * (binary heap, one thread per source, all cores). To bound the run time the
- * CPU solves the first GCOL_BENCH_CPU_SOURCES sources of each problem
+ * CPU solves the last GCOL_BENCH_CPU_SOURCES sources of each problem
  * (default 128) and its time is scaled to all sources (said in the output);
  * those rows are also compared with the GPU's. Relaxations (arcs scanned by
  * settled vertices) are counted by the CPU and scaled the same way; the GPU's
@@ -16,7 +16,11 @@
  * names (voxel, grid, road, holes, helsinki) runs those graphs;
  * GCOL_BENCH_SSSP_NS sets every problem's source count and
  * GCOL_BENCH_SSSP_GRID_SIDE the 2D grid's side (profiling);
- * GCOL_BENCH_SSSP_VARIANTS adds engine and bucket-width rows (variant_sweep). */
+ * GCOL_BENCH_SSSP_VARIANTS adds engine and bucket-width rows (variant_sweep)
+ * to the all-vertex problems, GCOL_BENCH_SSSP_TARGET_VARIANTS to the
+ * target-list ones; GCOL_BENCH_SSSP_EXTRAS=0 leaves out the predecessor and
+ * path rows (the warp engine's, to fit a short device call). Each row names
+ * the engine that the policy (or the variant) ran. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, sysconf */
 #include <math.h>
 #include <stdio.h>
@@ -170,12 +174,14 @@ static double time_gpu(problem_t *p, const uint32_t *d_src, size_t ns, const uin
 
 static int gpu_only;
 
-/* GCOL_BENCH_SSSP_VARIANTS="w,2,8,32": the problem again (GPU only, one run)
- * with the warp engine forced (w) and with the near-far engine at each
- * bucket width (in mean arc weights); the plain row is the policy's choice. */
+/* The variable's list, e.g. "w,n,s,l,2,8,32": the problem again (GPU only,
+ * one run) with the warp engine forced (w), near-far forced at the policy's
+ * bucket width and block size (n), with blocks of 256 (s) or 512 (l)
+ * threads, and at each given width (in mean arc weights); the plain row is
+ * the policy's choice. */
 static void run_problem(problem_t *p, size_t cpu_sources, int reps);
-static void variant_sweep(problem_t *p) {
-  const char *list = getenv("GCOL_BENCH_SSSP_VARIANTS");
+static void variant_sweep_of(problem_t *p, const char *var) {
+  const char *list = getenv(var);
   const char *base = p->name;
   while (list && *list) {
     char *end = NULL;
@@ -183,8 +189,13 @@ static void variant_sweep(problem_t *p) {
     if (*list == 'w') {
       gcol_detail_sssp_hooks.engine = 1, end = (char *)list + 1;
       snprintf(name, sizeof name, "%s, warp engine", base);
+    } else if (*list == 'n' || *list == 's' || *list == 'l') {
+      gcol_detail_sssp_hooks.engine = 2, end = (char *)list + 1;
+      gcol_detail_sssp_hooks.nf_threads = *list == 's' ? 256 : *list == 'l' ? 512 : 0;
+      snprintf(name, sizeof name, "%s, near-far%s", base, *list == 's' ? ", 256 threads" : *list == 'l' ? ", 512 threads" : "");
     } else {
       gcol_detail_sssp_hooks.engine = 2, gcol_detail_sssp_hooks.delta_factor = strtof(list, &end);
+      gcol_detail_sssp_hooks.nf_threads = 0;
       snprintf(name, sizeof name, "%s, near-far delta %g", base, gcol_detail_sssp_hooks.delta_factor);
     }
     list = *end ? end + 1 : end;
@@ -192,6 +203,14 @@ static void variant_sweep(problem_t *p) {
     run_problem(p, 0, 1);
   }
   gcol_detail_sssp_hooks.engine = 0, gcol_detail_sssp_hooks.delta_factor = 0.0f, p->name = base, gpu_only = 0;
+  gcol_detail_sssp_hooks.nf_threads = 0;
+}
+static void variant_sweep(problem_t *p) {
+  variant_sweep_of(p, p->num_targets ? "GCOL_BENCH_SSSP_TARGET_VARIANTS" : "GCOL_BENCH_SSSP_VARIANTS");
+}
+static int extras(void) { return bench_size("GCOL_BENCH_SSSP_EXTRAS", 1) != 0; }
+static const char *engine_name(void) {
+  return gcol_detail_sssp_hooks.last_engine == 2 ? "near-far" : "warp";
 }
 
 /* with_pred: also time the predecessor variant (its table beside d_dist). */
@@ -214,9 +233,10 @@ static void run_problem_pred(problem_t *p, size_t cpu_sources, int reps, int wit
     BENCH_CUDA(cudaFree(d_pred));
   }
   double gpu_s = time_gpu(p, d_src, ns, d_tgt, nt, d_dist, NULL, reps);
+  const char *engine = engine_name();
   uint32_t hooks[2] = {0, 0};
   if (gpu_only) { /* a sweep point: no CPU run, no check */
-    printf("%-44s GPU %8.3f s\n", p->name, gpu_s);
+    printf("%-44s GPU %8.3f s  (%s)\n", p->name, gpu_s, engine);
     free(src), free(tgt);
     BENCH_CUDA(cudaFree(d_src));
     if (d_tgt) BENCH_CUDA(cudaFree(d_tgt));
@@ -229,18 +249,19 @@ static void run_problem_pred(problem_t *p, size_t cpu_sources, int reps, int wit
   size_t cs = cpu_sources < ns ? cpu_sources : ns;
   float *want = malloc(cs * nt * sizeof *want), *got = malloc(cs * nt * sizeof *got);
   double t0 = now_s();
-  long long relax = gcol_ref_many_to_many(&p->cpu, src, cs, tgt, nt, want, 0);
+  size_t first = ns - cs; /* the last sources: the ones a near-far block takes after others */
+  long long relax = gcol_ref_many_to_many(&p->cpu, src + first, cs, tgt, nt, want, 0);
   double cpu_s = (now_s() - t0) * (double)ns / (double)cs;
   double relax_all = (double)relax * (double)ns / (double)cs;
-  BENCH_CUDA(cudaMemcpy(got, d_dist, cs * nt * sizeof *got, cudaMemcpyDeviceToHost));
+  BENCH_CUDA(cudaMemcpy(got, d_dist + first * nt, cs * nt * sizeof *got, cudaMemcpyDeviceToHost));
   size_t wrong = 0;
   for (size_t i = 0; i < cs * nt; ++i) {
     float a = want[i], b = got[i];
     if (!(a == b || (isnan(a) && isnan(b)) || (isfinite(a) && fabsf(a - b) <= 1e-5f * fabsf(a)))) ++wrong;
   }
-  printf("%-44s GPU %8.3f s  CPU %8.3f s%s  speedup %6.1fx  %6.2f G relax/s GPU, %5.2f CPU  refills %u, fallback "
-         "sources %u%s  target >= 20x: %s\n",
-         p->name, gpu_s, cpu_s, cs < ns ? "*" : " ", cpu_s / gpu_s, relax_all / gpu_s / 1e9, relax_all / cpu_s / 1e9,
+  printf("%-44s GPU %8.3f s (%s)  CPU %8.3f s%s  speedup %6.1fx  %6.2f G relax/s GPU, %5.2f CPU  refills %u, "
+         "fallback sources %u%s  target >= 20x: %s\n",
+         p->name, gpu_s, engine, cpu_s, cs < ns ? "*" : " ", cpu_s / gpu_s, relax_all / gpu_s / 1e9, relax_all / cpu_s / 1e9,
          hooks[1], hooks[0], wrong ? "  MISMATCH vs CPU" : "", cpu_s / gpu_s >= 20.0 ? "met" : "MISSED");
   if (with_pred)
     printf("%-44s GPU %8.3f s with predecessors (warp engine; %.2fx the distances-only time)\n", "", pred_s,
@@ -320,12 +341,13 @@ static void road_rows(problem_t *p, const char *label, const char *what) {
   snprintf(names[1], sizeof names[1], "%s, 4096 -> 4096", label);
   snprintf(names[2], sizeof names[2], "%s, paths for 4096 pairs", label);
   p->name = names[0], p->num_sources = 1024, p->num_targets = 0;
-  run_problem_pred(p, bench_size("GCOL_BENCH_CPU_SOURCES", 128), (int)bench_size("GCOL_BENCH_REPS", 3), 1);
+  run_problem_pred(p, bench_size("GCOL_BENCH_CPU_SOURCES", 128), (int)bench_size("GCOL_BENCH_REPS", 3), extras());
   variant_sweep(p);
   p->name = names[1], p->num_sources = 4096, p->num_targets = 4096;
   run_problem(p, bench_size("GCOL_BENCH_CPU_SOURCES", 128), (int)bench_size("GCOL_BENCH_REPS", 3));
+  variant_sweep(p);
   p->name = names[2];
-  run_paths(p, 4096);
+  if (extras()) run_paths(p, 4096);
   gcol_graph_destroy(p->gpu);
   gcol_ref_csr_free(&p->cpu);
 }
@@ -346,7 +368,7 @@ int main(void) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   size_t cpu_sources = bench_size("GCOL_BENCH_CPU_SOURCES", 128);
   int reps = (int)bench_size("GCOL_BENCH_REPS", 3);
-  printf("CPU: Dijkstra on a binary heap, %ld threads; * = timed on the first %zu sources and scaled\n", cores,
+  printf("CPU: Dijkstra on a binary heap, %ld threads; * = timed on the last %zu sources and scaled\n", cores,
          cpu_sources);
   bench_heap(&gpu);
 
@@ -379,7 +401,8 @@ int main(void) {
     run_problem(&p, cpu_sources, reps);
     variant_sweep(&p);
     p.name = "voxel 64^3 26-conn 10% obst, 4096 -> 1024", p.num_sources = 4096, p.num_targets = 1024;
-    run_problem_pred(&p, cpu_sources, reps, 1);
+    run_problem_pred(&p, cpu_sources, reps, extras());
+    variant_sweep(&p);
   }
   gcol_graph_destroy(p.gpu);
   gcol_ref_csr_free(&p.cpu);

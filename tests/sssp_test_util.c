@@ -102,3 +102,17 @@ int st_load_helsinki(gcol_ref_csr_t *out) {
     if (gcol_ref_read_dimacs(tries[i], out) == 0) return 0;
   return -1;
 }
+
+int st_check_table(const gcol_ref_csr_t *h, const gcol_graph_t *g, const uint32_t *src, size_t ns,
+                   const uint32_t *tgt, size_t nt) {
+  size_t cols = tgt ? nt : h->n;
+  float *want = malloc(ns * cols * sizeof *want + 1), *got = malloc(ns * cols * sizeof *got + 1);
+  int ok = want && got && gcol_ref_many_to_many(h, src, ns, tgt, cols, want, 0) >= 0;
+  if (ok) {
+    gcol_status_t st = st_gpu_table(g, src, ns, tgt, cols, got);
+    if (st != GCOL_SUCCESS) fprintf(stderr, "    gpu: %s\n", gcol_status_string(st));
+    ok = st == GCOL_SUCCESS && st_same_table(want, got, ns, cols);
+  }
+  free(want), free(got);
+  return ok;
+}

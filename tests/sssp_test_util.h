@@ -41,6 +41,11 @@ gcol_status_t st_gpu_table(const gcol_graph_t *g, const uint32_t *sources, size_
  * ties; in practice the tables are bit-identical). Prints the first mismatch. */
 int st_same_table(const float *want, const float *got, size_t rows, size_t cols);
 
+/* 1 when the GPU table (st_gpu_table) of these sources and targets (NULL:
+ * all vertices) equals the CPU reference's (st_same_table). */
+int st_check_table(const gcol_ref_csr_t *h, const gcol_graph_t *g, const uint32_t *src, size_t ns,
+                   const uint32_t *tgt, size_t nt);
+
 /* The Helsinki road graph (../shared/data/helsinki-osm.gr beside the repo,
  * or $GCOL_SSSP_DATA/helsinki-osm.gr); 0 when loaded, else not found. */
 int st_load_helsinki(gcol_ref_csr_t *out);

@@ -8,21 +8,6 @@
 #include "sssp/sssp_internal.h"
 #include "sssp_test_util.h"
 
-/* Compare a GPU table with the CPU one for the given sources/targets. */
-static int check_table(const gcol_ref_csr_t *h, const gcol_graph_t *g, const uint32_t *src, size_t ns,
-                       const uint32_t *tgt, size_t nt) {
-  size_t cols = tgt ? nt : h->n;
-  float *want = malloc(ns * cols * sizeof *want + 1), *got = malloc(ns * cols * sizeof *got + 1);
-  int ok = want && got && gcol_ref_many_to_many(h, src, ns, tgt, cols, want, 0) >= 0;
-  if (ok) {
-    gcol_status_t st = st_gpu_table(g, src, ns, tgt, cols, got);
-    if (st != GCOL_SUCCESS) fprintf(stderr, "    gpu: %s\n", gcol_status_string(st));
-    ok = st == GCOL_SUCCESS && st_same_table(want, got, ns, cols);
-  }
-  free(want), free(got);
-  return ok;
-}
-
 TEST(sssp_gpu_random_sparse_graphs) {
   REQUIRE_GPU();
   tu_rng_t r = {test_seed() ^ 0x1001};
@@ -33,12 +18,12 @@ TEST(sssp_gpu_random_sparse_graphs) {
     CHECK(g);
     uint32_t *src = st_random_ids(64, h.n, &r);
     src[0] = h.n - 1; /* isolated when split */
-    CHECK(check_table(&h, g, src, 64, NULL, 0));
+    CHECK(st_check_table(&h, g, src, 64, NULL, 0));
     uint32_t *tgt = st_random_ids(50, h.n, &r);
     tgt[1] = tgt[0];       /* duplicate target */
     tgt[2] = h.n + 5;      /* invalid target: NaN column */
     src[3] = 0xffffffffu;  /* invalid source: NaN row */
-    CHECK(check_table(&h, g, src, 64, tgt, 50));
+    CHECK(st_check_table(&h, g, src, 64, tgt, 50));
     free(src), free(tgt);
     gcol_graph_destroy(g);
     gcol_ref_csr_free(&h);
@@ -86,9 +71,9 @@ TEST(sssp_gpu_grid3d_with_obstacles) {
       CHECK_OK(gcol_graph_create_grid3d(&g, nx, ny, nz, dc, conns[c], 0));
       uint32_t *src = st_random_ids(40, n, &r);
       src[0] = 0;
-      CHECK(check_table(&h, g, src, 40, NULL, 0));
+      CHECK(st_check_table(&h, g, src, 40, NULL, 0));
       uint32_t *tgt = st_random_ids(30, n, &r);
-      CHECK(check_table(&h, g, src, 40, tgt, 30));
+      CHECK(st_check_table(&h, g, src, 40, tgt, 30));
       free(src), free(tgt), free(cost);
       tu_free(dc);
       gcol_graph_destroy(g);
@@ -106,8 +91,8 @@ TEST(sssp_gpu_1_and_10000_sources) {
   CHECK(g);
   size_t ns = test_max_n() < 10000 ? test_max_n() / 10 + 1 : 10000;
   uint32_t *src = st_random_ids(ns, h.n, &r), *tgt = st_random_ids(100, h.n, &r);
-  CHECK(check_table(&h, g, src, 1, NULL, 0));
-  CHECK(check_table(&h, g, src, ns, tgt, 100));
+  CHECK(st_check_table(&h, g, src, 1, NULL, 0));
+  CHECK(st_check_table(&h, g, src, ns, tgt, 100));
   free(src), free(tgt);
   gcol_graph_destroy(g);
   gcol_ref_csr_free(&h);
@@ -139,7 +124,7 @@ TEST(sssp_gpu_heap_refill_absorbs_overflow) {
     gcol_detail_sssp_hooks.heap_nodes = sizes[i];
     for (size_t k = 0; k < 12 && ok; ++k)
       for (int with_targets = 0; with_targets < 2 && ok; ++with_targets) {
-        ok = check_table(&h, g, src + k, 1, with_targets ? tgt : NULL, with_targets ? 200 : 0) &&
+        ok = st_check_table(&h, g, src + k, 1, with_targets ? tgt : NULL, with_targets ? 200 : 0) &&
              tu_to_host(counts, hooks, 8) == 0;
         if (counts[1] > 0 && counts[0] == 0) absorbed = 1;
       }
@@ -182,7 +167,7 @@ TEST(sssp_gpu_star_phases_or_fallback) {
     gcol_graph_t *g = st_device_graph(&h);
     CHECK(g);
     for (int k = 0; k < 2 && ok; ++k) { /* from the hub, and from a leaf */
-      ok = check_table(&h, g, sources + k, 1, NULL, 0) && tu_to_host(counts, hooks, 8) == 0;
+      ok = st_check_table(&h, g, sources + k, 1, NULL, 0) && tu_to_host(counts, hooks, 8) == 0;
       ok = ok && counts[1] > 0 && counts[0] == (equal ? 1u : 0u);
       if (!ok) fprintf(stderr, "    equal %d source %u: refills %u, fallback %u\n", equal, sources[k], counts[1], counts[0]);
     }
@@ -218,11 +203,11 @@ TEST(sssp_gpu_heap_overflow_falls_back) {
   int ok = 1;
   for (uint32_t nodes = 1; nodes <= 2 && ok; ++nodes) {
     gcol_detail_sssp_hooks.heap_nodes = nodes;
-    ok = check_table(&h, g, src, 24, NULL, 0) && tu_to_host(&host_count, count, 4) == 0 && host_count > 0;
-    ok = ok && check_table(&h, g, src, 24, tgt, 16);
+    ok = st_check_table(&h, g, src, 24, NULL, 0) && tu_to_host(&host_count, count, 4) == 0 && host_count > 0;
+    ok = ok && st_check_table(&h, g, src, 24, tgt, 16);
   }
   gcol_detail_sssp_hooks.heap_nodes = 0;
-  ok = ok && check_table(&h, g, src, 24, NULL, 0) && tu_to_host(&host_count, count, 4) == 0 && host_count == 0;
+  ok = ok && st_check_table(&h, g, src, 24, NULL, 0) && tu_to_host(&host_count, count, 4) == 0 && host_count == 0;
   gcol_detail_sssp_hooks.d_fallback_sources = NULL;
   CHECK(ok);
   free(src), free(tgt), free(cost);
@@ -240,8 +225,8 @@ TEST(sssp_gpu_helsinki) {
   gcol_graph_t *g = st_device_graph(&h);
   CHECK(g);
   uint32_t *src = st_random_ids(128, h.n, &r), *tgt = st_random_ids(200, h.n, &r);
-  CHECK(check_table(&h, g, src, 128, NULL, 0));
-  CHECK(check_table(&h, g, src, 128, tgt, 200));
+  CHECK(st_check_table(&h, g, src, 128, NULL, 0));
+  CHECK(st_check_table(&h, g, src, 128, tgt, 200));
   free(src), free(tgt);
   gcol_graph_destroy(g);
   gcol_ref_csr_free(&h);
@@ -302,18 +287,18 @@ TEST(sssp_gpu_nearfar_bucket_widths_and_zero_weights) {
   int ok = 1;
   for (int i = 0; i < 4 && ok; ++i) {
     gcol_detail_sssp_hooks.delta_factor = factors[i];
-    ok = check_table(&h, g, src, 40, NULL, 0);
+    ok = st_check_table(&h, g, src, 40, NULL, 0);
   }
   gcol_detail_sssp_hooks.delta_factor = 0.0f;
   gcol_detail_sssp_hooks.engine = 1;
-  ok = ok && check_table(&h, g, src, 40, NULL, 0);
+  ok = ok && st_check_table(&h, g, src, 40, NULL, 0);
   gcol_detail_sssp_hooks.engine = 0;
   CHECK(ok);
   gcol_graph_destroy(g);
   for (size_t e = 0; e < h.m; ++e) h.weights[e] = 0.0f;
   g = st_device_graph(&h);
   CHECK(g);
-  CHECK(check_table(&h, g, src, 40, NULL, 0));
+  CHECK(st_check_table(&h, g, src, 40, NULL, 0));
   free(src);
   gcol_graph_destroy(g);
   gcol_ref_csr_free(&h);

@@ -525,15 +525,18 @@ GCOL_API gcol_status_t gcol_exclusive_scan(void *d_temp, size_t *temp_bytes, con
 /* Shortest paths                                                           */
 /* ------------------------------------------------------------------------ */
 /* Many-to-many shortest paths on directed graphs with float weights >= 0 and
- * 32-bit vertex ids. Two engines, chosen per call: for distances to every
- * vertex (d_targets NULL, no predecessors) a block of 256 threads per source
- * runs near-far Delta-stepping (buckets of 8 mean arc weights; the graph
- * measures its mean weight at creation); otherwise one warp per source runs
- * Dijkstra on its own warp-cooperative 32-ary heap
- * (include/gcol/device/warp_heap.cuh) and stops once its targets are
- * settled. Distances are float sums along a path, each addition rounded on
- * its own, in the order of the path (a CPU Dijkstra adding in float gets the
- * same numbers, whichever engine ran). */
+ * 32-bit vertex ids. Two engines, chosen per call: for distances only (to
+ * every vertex or to a target list) a block of 256 threads per source (512
+ * when there are at most 2 sources per SM) runs
+ * near-far Delta-stepping (buckets of 2 mean arc weights on a 2D grid, 8 on
+ * every other graph; the graph measures its mean weight at creation), when
+ * one such block per SM fits in half the free device memory; otherwise (and
+ * for predecessors) one warp per source runs Dijkstra on its own
+ * warp-cooperative 32-ary heap (include/gcol/device/warp_heap.cuh). Either
+ * stops a source's search once its targets' distances are final. Distances
+ * are float sums along a path, each addition rounded on its own, in the
+ * order of the path (a CPU Dijkstra adding in float gets the same numbers,
+ * whichever engine ran). */
 typedef struct gcol_graph gcol_graph_t;
 
 /* A graph from a CSR on the device: the arcs of vertex u are
@@ -574,9 +577,12 @@ GCOL_API gcol_status_t gcol_graph_create_grid3d(gcol_graph_t **g, uint32_t nx, u
 GCOL_API void gcol_graph_destroy(gcol_graph_t *g);
 
 /* Shortest-path distances from every source to every target (engine: see
- * the top of this section; with d_targets NULL the near-far engine's
- * scratch is 24 bytes per vertex per running block, within half the free
- * memory, instead of the heaps below):
+ * the top of this section). Near-far's device scratch, instead of the heaps
+ * below: per running block (up to 4 per SM, 2 with 512 threads) 24 bytes per vertex with
+ * d_targets NULL, and 28 bytes per vertex plus 8 per target with a target
+ * list (its own distance array and two lists of the targets not yet final),
+ * blocks limited to what half the free memory holds (e.g. 528 blocks of
+ * 34 MB on an H100 for 1.21M vertices and 4,096 targets):
  * d_dist[i * row + j] = distance from d_sources[i] to d_targets[j], INFINITY
  * where unreachable, row = num_targets (row-major, num_sources x num_targets).
  *   d_sources    num_sources vertex ids (duplicates allowed)
@@ -587,7 +593,9 @@ GCOL_API void gcol_graph_destroy(gcol_graph_t *g);
  *   d_dist       num_sources * num_targets floats (device)
  * An id >= the vertex count cannot be checked without synchronizing: its row
  * (a source) or column (a target) is filled with NaN instead.
- * With d_targets, a source's search stops once every target is settled.
+ * With d_targets, a source's search stops once every target's distance is
+ * final (near-far: at the first bucket split where every target is at or
+ * below the smallest distance still tentative).
  * Asynchronous: nothing synchronizes the host. Device scratch comes from
  * cudaMallocAsync on s and is freed on s: per concurrently running warp a
  * heap of up to 1,057 nodes (270 KB; fewer when many warps share an SM, e.g.

@@ -60,8 +60,15 @@ typedef struct {
   uint32_t engine;              /* 0: the policy (sssp.cu); 1: the warp
                                    engine; 2: near-far wherever it applies */
   float delta_factor;           /* 0: the policy's near-far bucket width
-                                   (GCOL_SSSP_NF_DELTA x the mean arc
-                                   weight); else this factor */
+                                   (gcol_detail_sssp_delta_factor x the
+                                   mean arc weight); else this factor */
+  uint32_t nf_blocks;           /* 0: near-far runs the blocks that fit;
+                                   else at most this many (tests: several
+                                   sources per block) */
+  uint32_t last_engine;         /* set by each table call: the engine that
+                                   ran it (1 warp, 2 near-far) */
+  uint32_t nf_threads;          /* 0: near-far's block size by the policy
+                                   (nearfar_threads); else 256 or 512 */
 } gcol_detail_sssp_hooks_t;
 extern gcol_detail_sssp_hooks_t gcol_detail_sssp_hooks;
 
@@ -69,8 +76,11 @@ extern gcol_detail_sssp_hooks_t gcol_detail_sssp_hooks;
  * solver takes fewer when many sources need more warps per SM (sssp.cu). */
 #define GCOL_SSSP_HEAP_NODES 1057u
 
-/* The near-far engine's bucket width in mean arc weights (sssp.cu). */
+/* The near-far engine's bucket width in mean arc weights (sssp.cu): 2 on
+ * a grid of one layer (nz == 1: the 2D grid), 8 on every other graph
+ * (bench/RESULTS.md, issue 27: the bucket-width sweep). */
 #define GCOL_SSSP_NF_DELTA 8.0f
+#define GCOL_SSSP_NF_DELTA_2D_GRID 2.0f
 
 #ifdef __cplusplus
 }

@@ -30,7 +30,7 @@ using gcol::warp_heap_node;
 #ifdef GCOL_TESTING
 #define SSSP_HOOKS gcol_detail_sssp_hooks
 #else
-static const gcol_detail_sssp_hooks_t no_hooks = {0, NULL, NULL, 0, 0.0f};
+static const gcol_detail_sssp_hooks_t no_hooks = {0, NULL, NULL, 0, 0.0f, 0, 0, 0};
 #define SSSP_HOOKS no_hooks
 #endif
 
