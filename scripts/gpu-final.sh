@@ -46,16 +46,17 @@ if has pytest; then
 fi
 
 if has san; then
-  for spec in "memcheck:strmap,u128,hll:3000" \
+  for spec in "memcheck:strmap,u128,hll:3000" "memcheck:sssp_nearfar,sssp_gpu_nearfar:2000" \
               "racecheck:strmap_ids_growth,strmap_ids_one_hash,u128_map_u64_growable,u128_set_growable,u128_map_u32_tag,hll_matches_cpu_reference:1000"; do
     IFS=: read -r tool filter max_n <<<"$spec"
     t0=$(date +%s)
     GCOL_TEST_MAX_N=$max_n timeout 200 compute-sanitizer --tool "$tool" --error-exitcode 99 build/gcol_tests "$filter" \
-      >"$out/san-$tool.log" 2>&1
+      >"$out/san-$tool-${filter%%,*}.log" 2>&1
     rc=$?
-    errs=$(grep -c "========= \(Invalid\|Race\|Error\)" "$out/san-$tool.log")
-    grep -m3 -A6 "=========  *\(Invalid\|Race\|Error\)" "$out/san-$tool.log"
-    add "$tool ($(since $t0))" "rc=$rc, $errs reports; $(grep -E '^[0-9]+ passed' "$out/san-$tool.log" | tail -1)"
+    log="$out/san-$tool-${filter%%,*}.log"
+    errs=$(grep -c "========= \(Invalid\|Race\|Error\)" "$log")
+    grep -m3 -A6 "=========  *\(Invalid\|Race\|Error\)" "$log"
+    add "$tool ${filter%%,*}... ($(since $t0))" "rc=$rc, $errs reports; $(grep -E '^[0-9]+ passed' "$log" | tail -1)"
   done
 fi
 
