@@ -37,9 +37,8 @@
 namespace gcol {
 namespace detail {
 
-/* Threads per block: 256 (4 blocks per SM), or 512 (2 per SM) when the
- * sources are few enough that every one still has a block of its own
- * (nearfar_threads); both at 64 registers a thread. */
+/* Threads per block: 512 (2 blocks per SM) or 256 (4 per SM), chosen by
+ * nearfar_threads; both at 64 registers a thread. */
 constexpr int nf_threads_small = 256, nf_threads_large = 512;
 
 struct nf_job {
@@ -205,12 +204,15 @@ inline size_t nearfar_block_bytes(uint32_t n, bool targets, size_t num_targets) 
   return (size_t)6 * n * 4 + (targets ? (size_t)n * 4 + 2 * num_targets * 4 : 0);
 }
 
-/* The block size for ns sources on num_sms SMs: 512 threads when every
- * source still gets a block of its own (2 per SM), else 256 (4 per SM).
- * The 2D grid's 256 sources: 0.140 s with 512, 0.240 s with 256 (H100;
- * bench/RESULTS.md, issue 27). */
-inline int nearfar_threads(size_t ns, int num_sms) {
-  return ns <= (size_t)2 * num_sms ? nf_threads_large : nf_threads_small;
+/* The block size for ns sources on num_sms SMs: 512 threads for tables to
+ * every vertex, and for target lists when every source still gets a block
+ * of its own (2 per SM); else 256 (4 per SM). H100, all vertices, 256 / 512
+ * threads (bench/RESULTS.md, issue 27): 2D grid, 256 sources 0.240 / 0.140 s;
+ * voxel grid, 1,024 sources 0.157 / 0.148; road model 0.704 / 0.661; 3-NN
+ * road 0.807 / 0.805. Target lists of 4,096 sources kept 256 (not measured
+ * with 512). */
+inline int nearfar_threads(size_t ns, int num_sms, bool targets) {
+  return !targets || ns <= (size_t)2 * num_sms ? nf_threads_large : nf_threads_small;
 }
 
 /* Run a distance table of ns sources on s: to all vertices (d_targets

@@ -84,7 +84,7 @@ gcol_status_t nearfar_call(const gcol_graph_t *g, const uint32_t *d_sources, siz
   size_t max_blocks = SSSP_HOOKS.nf_blocks;
   gcol_device_info_t dev;
   GCOL_TRY(gcol_current_device_info(&dev));
-  int threads = SSSP_HOOKS.nf_threads ? (int)SSSP_HOOKS.nf_threads : gcol::detail::nearfar_threads(num_sources, dev.num_sms);
+  int threads = SSSP_HOOKS.nf_threads ? (int)SSSP_HOOKS.nf_threads : gcol::detail::nearfar_threads(num_sources, dev.num_sms, d_targets != NULL);
   if (g->kind == GCOL_GRAPH_GRID) {
     gcol::detail::grid_view v;
     v.cost = g->cost, v.faces = g->faces, v.n = g->n, v.nx = g->nx, v.ny = g->ny;
