@@ -526,8 +526,7 @@ GCOL_API gcol_status_t gcol_exclusive_scan(void *d_temp, size_t *temp_bytes, con
 /* ------------------------------------------------------------------------ */
 /* Many-to-many shortest paths on directed graphs with float weights >= 0 and
  * 32-bit vertex ids. Two engines, chosen per call: for distances only (to
- * every vertex or to a target list) a block of 512 threads per source (256
- * for a target list with more than 2 sources per SM) runs
+ * every vertex or to a target list) a block of 512 threads per source runs
  * near-far Delta-stepping (buckets of 2 mean arc weights on a 2D grid, 8 on
  * every other graph; the graph measures its mean weight at creation), when
  * one such block per SM fits in half the free device memory; otherwise (and
@@ -578,10 +577,10 @@ GCOL_API void gcol_graph_destroy(gcol_graph_t *g);
 
 /* Shortest-path distances from every source to every target (engine: see
  * the top of this section). Near-far's device scratch, instead of the heaps
- * below: per running block (2 per SM with 512 threads, 4 with 256) 24 bytes per vertex with
+ * below: per running block (2 per SM) 24 bytes per vertex with
  * d_targets NULL, and 28 bytes per vertex plus 8 per target with a target
  * list (its own distance array and two lists of the targets not yet final),
- * blocks limited to what half the free memory holds (e.g. 528 blocks of
+ * blocks limited to what half the free memory holds (e.g. 264 blocks of
  * 34 MB on an H100 for 1.21M vertices and 4,096 targets):
  * d_dist[i * row + j] = distance from d_sources[i] to d_targets[j], INFINITY
  * where unreachable, row = num_targets (row-major, num_sources x num_targets).

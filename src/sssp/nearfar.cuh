@@ -204,16 +204,14 @@ inline size_t nearfar_block_bytes(uint32_t n, bool targets, size_t num_targets) 
   return (size_t)6 * n * 4 + (targets ? (size_t)n * 4 + 2 * num_targets * 4 : 0);
 }
 
-/* The block size for ns sources on num_sms SMs: 512 threads for tables to
- * every vertex, and for target lists when every source still gets a block
- * of its own (2 per SM); else 256 (4 per SM). H100, all vertices, 256 / 512
- * threads (bench/RESULTS.md, issue 27): 2D grid, 256 sources 0.240 / 0.140 s;
- * voxel grid, 1,024 sources 0.157 / 0.148; road model 0.704 / 0.661; 3-NN
- * road 0.807 / 0.805. Target lists of 4,096 sources kept 256 (not measured
- * with 512). */
-inline int nearfar_threads(size_t ns, int num_sms, bool targets) {
-  return !targets || ns <= (size_t)2 * num_sms ? nf_threads_large : nf_threads_small;
-}
+/* The block size of the policy: 512 threads (2 blocks per SM). It won or
+ * tied every row of the H100 sweep against 256 (4 per SM), GPU s 256 / 512
+ * (bench/RESULTS.md, issue 27): all vertices, 2D grid 256 sources 0.240 /
+ * 0.140, voxel grid 1,024 sources 0.157 / 0.148, road model 0.704 / 0.661,
+ * 3-NN road 0.807 / 0.805; target lists of 4,096 sources: voxel 0.562 /
+ * 0.538, road model 2.791 / 2.617, 3-NN road 3.219 / 3.219. 256 stays
+ * compiled for the test hook (nf_threads). */
+inline int nearfar_threads() { return nf_threads_large; }
 
 /* Run a distance table of ns sources on s: to all vertices (d_targets
  * NULL) or to num_targets targets, with blocks of `threads` (256 or 512).

@@ -82,9 +82,7 @@ gcol_status_t nearfar_call(const gcol_graph_t *g, const uint32_t *d_sources, siz
   if (SSSP_HOOKS.d_refills) GCOL_CUDA_TRY(cudaMemsetAsync(SSSP_HOOKS.d_refills, 0, 4, s));
   float delta = nf_delta(g);
   size_t max_blocks = SSSP_HOOKS.nf_blocks;
-  gcol_device_info_t dev;
-  GCOL_TRY(gcol_current_device_info(&dev));
-  int threads = SSSP_HOOKS.nf_threads ? (int)SSSP_HOOKS.nf_threads : gcol::detail::nearfar_threads(num_sources, dev.num_sms, d_targets != NULL);
+  int threads = SSSP_HOOKS.nf_threads ? (int)SSSP_HOOKS.nf_threads : gcol::detail::nearfar_threads();
   if (g->kind == GCOL_GRAPH_GRID) {
     gcol::detail::grid_view v;
     v.cost = g->cost, v.faces = g->faces, v.n = g->n, v.nx = g->nx, v.ny = g->ny;

@@ -68,7 +68,7 @@ typedef struct {
   uint32_t last_engine;         /* set by each table call: the engine that
                                    ran it (1 warp, 2 near-far) */
   uint32_t nf_threads;          /* 0: near-far's block size by the policy
-                                   (nearfar_threads); else 256 or 512 */
+                                   (nearfar_threads: 512); else 256 or 512 */
 } gcol_detail_sssp_hooks_t;
 extern gcol_detail_sssp_hooks_t gcol_detail_sssp_hooks;
 
