@@ -61,7 +61,7 @@ extern "C" {
 #endif
 
 #define GCOL_VERSION_MAJOR 1
-#define GCOL_VERSION_MINOR 0
+#define GCOL_VERSION_MINOR 1
 #define GCOL_VERSION_PATCH 0
 
 /* Only what this header declares is exported from libgcol.so; everything

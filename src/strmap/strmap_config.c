@@ -25,7 +25,7 @@ gcol_strmap_config_t gcol_strmap_config_default(gcol_type_t value) {
 
 gcol_status_t gcol_strmap_config_take(const gcol_strmap_config_t *in, gcol_strmap_config_t *out) {
   gcol_strmap_config_t c = gcol_strmap_config_default(GCOL_U32);
-  GCOL_TRY(gcol_config_take(in, &c, GCOL_STRMAP_CONFIG_SIZE_1_0, sizeof c, "cfg"));
+  GCOL_TRY(gcol_config_take(in, &c, GCOL_STRMAP_CONFIG_SIZE_1_1, sizeof c, "cfg"));
   /* the map's rules for the fields the two share (64-bit key slots stand
      for the strmap's 8-byte slots) */
   gcol_map_config_t m = gcol_map_config_default(GCOL_U64, GCOL_U64);

@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 /* sizeof(gcol_strmap_config_t) in its first release: the shortest accepted. */
-#define GCOL_STRMAP_CONFIG_SIZE_1_0 sizeof(gcol_strmap_config_t)
+#define GCOL_STRMAP_CONFIG_SIZE_1_1 sizeof(gcol_strmap_config_t)
 
 /* Slots per bucket (one thread scans a bucket: 64 bytes). */
 #define GCOL_STRMAP_BUCKET 8
