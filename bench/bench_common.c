@@ -1,7 +1,9 @@
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "bench_common.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void bench_check(cudaError_t e, const char *what) {
   if (e != cudaSuccess) {
@@ -71,9 +73,15 @@ int bench_init(bench_gpu_t *g) {
   return 0;
 }
 
-static uint64_t mix64(uint64_t x) {
+uint64_t bench_mix64(uint64_t x) {
   x ^= x >> 33, x *= 0xff51afd7ed558ccdULL, x ^= x >> 33, x *= 0xc4ceb9fe1a85ec53ULL;
   return x ^ (x >> 33);
+}
+
+double bench_wall_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
 void *bench_unique_keys(size_t n, size_t kb, uint64_t off) {
@@ -81,7 +89,7 @@ void *bench_unique_keys(size_t n, size_t kb, uint64_t off) {
   if (!h) bench_check(cudaErrorMemoryAllocation, "host keys");
   uint64_t i = off;
   for (size_t j = 0; j < n; ++i) {
-    uint64_t k = mix64(i);
+    uint64_t k = bench_mix64(i);
     if (kb == 4) {
       /* 32-bit keys: a bijection of the 32-bit index keeps them distinct */
       uint32_t x = (uint32_t)i;

@@ -40,6 +40,13 @@ double bench_median(double *x, int n);
 /* An environment override of a size (e.g. GCOL_BENCH_N), else the default. */
 size_t bench_size(const char *env, size_t dflt);
 
+/* The murmur3 64-bit finalizer (gcol's hash64 without a seed): a bijection,
+ * for seeded, distinct-preserving host data. */
+uint64_t bench_mix64(uint64_t x);
+
+/* Wall-clock milliseconds (CLOCK_MONOTONIC), for host-timed spans. */
+double bench_wall_ms(void);
+
 /* n distinct keys of width kb (4 or 8; never a default sentinel) on the
  * device, from index off of a hashed family (cudaFree them). */
 void *bench_unique_keys(size_t n, size_t kb, uint64_t off);

@@ -21,11 +21,6 @@ static cudaStream_t stream;
 
 static void ok(gcol_status_t s, const char *what) { bench_ok(s, what); }
 
-static uint64_t mix64(uint64_t x) {
-  x ^= x >> 33, x *= 0xff51afd7ed558ccdULL, x ^= x >> 33, x *= 0xc4ceb9fe1a85ec53ULL;
-  return x ^ (x >> 33);
-}
-
 static uint64_t xorshift(uint64_t *x) {
   *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
   return *x;
@@ -47,13 +42,13 @@ typedef struct {
 static void make_data(data_t *d, size_t n) {
   size_t distinct = n / 4;
   uint64_t *k = malloc(n * 8), *p = malloc(n * 8), x = 88172645463325252ULL;
-  for (size_t i = 0; i < n; ++i) k[i] = mix64(i % distinct) >> 1; /* >> 1: never a sentinel */
+  for (size_t i = 0; i < n; ++i) k[i] = bench_mix64(i % distinct) >> 1; /* >> 1: never a sentinel */
   for (size_t i = n; i > 1; --i) {
     size_t j = xorshift(&x) % i;
     uint64_t t = k[i - 1];
     k[i - 1] = k[j], k[j] = t;
   }
-  for (size_t i = 0; i < n; ++i) p[i] = mix64(i % 2 ? distinct + i : xorshift(&x) % distinct) >> 1;
+  for (size_t i = 0; i < n; ++i) p[i] = bench_mix64(i % 2 ? distinct + i : xorshift(&x) % distinct) >> 1;
   d->n = d->probes_n = n;
   d->matches = (n + 1) / 2 * 4;
   d->keys = to_device(k, n * 8);

@@ -21,12 +21,11 @@
  * target-list ones; GCOL_BENCH_SSSP_EXTRAS=0 leaves out the predecessor and
  * path rows (the warp engine's, to fit a short device call). Each row names
  * the engine that the policy (or the variant) ran. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime, sysconf */
+#define _POSIX_C_SOURCE 200809L /* sysconf */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bench_common.h"
@@ -47,11 +46,6 @@ static uint64_t rnd(void) {
 }
 static double unit(void) { return (double)(rnd() >> 11) * 0x1p-53; }
 
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static void *to_device(const void *h, size_t bytes) {
   void *d = NULL;
@@ -248,10 +242,10 @@ static void run_problem_pred(problem_t *p, size_t cpu_sources, int reps, int wit
   /* CPU on the first sources, all cores; compare those rows */
   size_t cs = cpu_sources < ns ? cpu_sources : ns;
   float *want = malloc(cs * nt * sizeof *want), *got = malloc(cs * nt * sizeof *got);
-  double t0 = now_s();
+  double t0 = 1e-3 * bench_wall_ms();
   size_t first = ns - cs; /* the last sources: the ones a near-far block takes after others */
   long long relax = gcol_ref_many_to_many(&p->cpu, src + first, cs, tgt, nt, want, 0);
-  double cpu_s = (now_s() - t0) * (double)ns / (double)cs;
+  double cpu_s = (1e-3 * bench_wall_ms() - t0) * (double)ns / (double)cs;
   double relax_all = (double)relax * (double)ns / (double)cs;
   BENCH_CUDA(cudaMemcpy(got, d_dist + first * nt, cs * nt * sizeof *got, cudaMemcpyDeviceToHost));
   size_t wrong = 0;

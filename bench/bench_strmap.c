@@ -14,32 +14,15 @@
  * comparison is bench/bench_strmap.py), and read >= 30% of copy.
  * GCOL_BENCH_TEXT names the text file (default: the first found of a list).
  * GCOL_BENCH_STR_SCALE divides the row counts (quick runs). */
-#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "bench_common.h"
 #include "gcol/gcol.h"
 
 #define REPS 5
 static bench_gpu_t gpu;
 static cudaStream_t stream;
-
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static uint64_t mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return x;
-}
 
 typedef struct {
   size_t n, bytes;
@@ -61,23 +44,23 @@ static col_t upload(const int32_t *off, const unsigned char *chars, size_t n) {
  * every string once, the rest drawn at random, then shuffled. */
 static col_t generated(size_t n, size_t d, uint64_t seed) {
   uint32_t *pick = (uint32_t *)malloc(n * 4);
-  for (size_t i = 0; i < n; ++i) pick[i] = (uint32_t)(i < d ? i : mix(seed + i) % d);
+  for (size_t i = 0; i < n; ++i) pick[i] = (uint32_t)(i < d ? i : bench_mix64(seed + i) % d);
   for (size_t i = n - 1; i > 0; --i) {
-    size_t j = mix(seed ^ (i * 0x9e3779b97f4a7c15ULL)) % (i + 1);
+    size_t j = bench_mix64(seed ^ (i * 0x9e3779b97f4a7c15ULL)) % (i + 1);
     uint32_t t = pick[i];
     pick[i] = pick[j];
     pick[j] = t;
   }
   int32_t *off = (int32_t *)malloc((n + 1) * 4);
   off[0] = 0;
-  for (size_t i = 0; i < n; ++i) off[i + 1] = off[i] + 5 + (int32_t)(mix(pick[i] * 7919ULL + seed) % 16);
+  for (size_t i = 0; i < n; ++i) off[i + 1] = off[i] + 5 + (int32_t)(bench_mix64(pick[i] * 7919ULL + seed) % 16);
   unsigned char *chars = (unsigned char *)malloc((size_t)off[n]);
   for (size_t i = 0; i < n; ++i) {
     unsigned char *s = chars + off[i];
     uint32_t k = pick[i], len = (uint32_t)(off[i + 1] - off[i]);
     for (int j = 0; j < 5; ++j, k /= 26) s[j] = (unsigned char)('a' + k % 26);
-    uint64_t h = mix(pick[i] ^ seed);
-    for (uint32_t j = 5; j < len; ++j, h = mix(h)) s[j] = (unsigned char)('a' + h % 26);
+    uint64_t h = bench_mix64(pick[i] ^ seed);
+    for (uint32_t j = 5; j < len; ++j, h = bench_mix64(h)) s[j] = (unsigned char)('a' + h % 26);
   }
   col_t c = upload(off, chars, n);
   free(pick);
@@ -137,7 +120,7 @@ static col_t text_words(const char *path, size_t n, size_t *distinct_words) {
 
 /* One encode or value_counts, wall ms; *distinct out. */
 static double run_once(const col_t *c, int counts, void *d_ids, size_t *distinct) {
-  double t0 = now_ms();
+  double t0 = bench_wall_ms();
   gcol_strmap_config_t cfg = gcol_strmap_config_default(GCOL_U32);
   gcol_strmap_t *m = NULL;
   bench_ok(gcol_strmap_create(&m, &cfg, stream), "create");
@@ -157,7 +140,7 @@ static double run_once(const col_t *c, int counts, void *d_ids, size_t *distinct
   BENCH_CUDA(cudaFreeAsync(d_v, stream));
   BENCH_CUDA(cudaStreamSynchronize(stream));
   *distinct = cnt;
-  return now_ms() - t0;
+  return bench_wall_ms() - t0;
 }
 
 /* insert_and_find alone on a strmap already grown for the column (then
@@ -173,10 +156,10 @@ static double insert_only(const col_t *c, void *d_ids) {
   for (int r = 0; r < REPS; ++r) {
     bench_ok(gcol_strmap_clear(m, stream), "clear");
     BENCH_CUDA(cudaStreamSynchronize(stream));
-    double t0 = now_ms();
+    double t0 = bench_wall_ms();
     bench_ok(gcol_strmap_insert_and_find(m, &k, NULL, d_ids, NULL, stream), "insert_and_find");
     BENCH_CUDA(cudaStreamSynchronize(stream));
-    ms[r] = now_ms() - t0;
+    ms[r] = bench_wall_ms() - t0;
   }
   gcol_strmap_destroy(m);
   return bench_median(ms, REPS);
