@@ -2,8 +2,21 @@
 in the C prefix (gcol_map_* / gcol_multimap_*)."""
 import ctypes
 
-from . import _alloc
+from . import _alloc, _dtypes
 from ._handle import Handle, raise_unless_latched, typed
+
+
+class Sentinels:
+    """empty_key / erased_key of a container whose config holds them (Map,
+    Set, Multiset), as values of its key dtype; host-side."""
+
+    @property
+    def empty_key(self):
+        return _dtypes.from_bits(self._cfg.empty_key, self.key_dtype)
+
+    @property
+    def erased_key(self):
+        return _dtypes.from_bits(self._cfg.erased_key, self.key_dtype)
 
 
 class Container(Handle):

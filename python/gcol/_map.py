@@ -3,7 +3,7 @@ import enum
 
 from . import _dtypes
 from ._errors import InvalidArgumentError
-from ._container import Container
+from ._container import Container, Sentinels
 from ._handle import non_negative, typed
 
 
@@ -50,7 +50,7 @@ def fill_map_config(cfg, key_dtype, value_dtype, capacity, growable, max_load_fa
         cfg.growth_factor = int(growth_factor)  # 2, 4 or 8: gcol_map_create checks
 
 
-class Map(Container):
+class Map(Sentinels, Container):
     """A GPU hash map from key_dtype (32/64-bit integers) to value_dtype (also
     float32/float64), on the C library's gcol_map_t.
 
@@ -88,14 +88,6 @@ class Map(Container):
     @property
     def growable(self):
         return bool(self._cfg.growable)
-
-    @property
-    def empty_key(self):
-        return _dtypes.from_bits(self._cfg.empty_key, self.key_dtype)
-
-    @property
-    def erased_key(self):
-        return _dtypes.from_bits(self._cfg.erased_key, self.key_dtype)
 
     @property
     def empty_value(self):

@@ -6,7 +6,7 @@ import ctypes
 from ctypes import POINTER, c_double, c_int, c_size_t, c_uint32, c_uint64, c_void_p
 
 from . import _dtypes, _lib
-from ._container import Container
+from ._container import Container, Sentinels
 from ._handle import non_negative, raise_unless_latched, typed
 
 
@@ -70,7 +70,7 @@ def set_config(f, key_dtype, capacity, growable, max_load_factor, empty_key, era
     return key_dtype, cfg
 
 
-class _Keys(Container):
+class _Keys(Sentinels, Container):
     """What Set and Multiset share: keys only, so retrieve_all gives one array."""
 
     value_dtype = None
@@ -78,14 +78,6 @@ class _Keys(Container):
     def __repr__(self):
         state = "closed" if self._h is None else "capacity %d" % self.capacity
         return "gcol.%s(%s, %s)" % (type(self).__name__, self.key_dtype, state)
-
-    @property
-    def empty_key(self):
-        return _dtypes.from_bits(self._cfg.empty_key, self.key_dtype)
-
-    @property
-    def erased_key(self):
-        return _dtypes.from_bits(self._cfg.erased_key, self.key_dtype)
 
     def _keys(self, keys, stream):
         k = typed(keys, self.key_dtype, "keys")
