@@ -5,6 +5,9 @@
 #   scripts/gpu-final.sh san     (after a build on the same machine: it stays)
 #                                compute-sanitizer memcheck and racecheck on
 #                                reduced sizes of the newer containers' tests;
+#   scripts/gpu-final.sh core    (after a build) the open-addressing core's
+#                                benchmarks: map, set/multiset, multimap,
+#                                growable map, device API;
 #   scripts/gpu-final.sh bench   (after a build) the benchmarks of
 #                                the open issues: HyperLogLog/Bloom, 16-byte
 #                                keys, the string dictionary (C and against
@@ -46,8 +49,10 @@ if has pytest; then
 fi
 
 if has san; then
-  for spec in "memcheck:strmap,u128,hll:3000" "memcheck:sssp_nearfar,sssp_gpu_nearfar:2000" \
-              "racecheck:strmap_ids_growth,strmap_ids_one_hash,u128_map_u64_growable,u128_set_growable,u128_map_u32_tag,hll_matches_cpu_reference:1000"; do
+  # SAN_SPECS: "tool:filter,...:max_n" words instead of the default list
+  default_specs="memcheck:strmap,u128,hll:3000 memcheck:sssp_nearfar,sssp_gpu_nearfar:2000 \
+racecheck:strmap_ids_growth,strmap_ids_one_hash,u128_map_u64_growable,u128_set_growable,u128_map_u32_tag,hll_matches_cpu_reference:1000"
+  for spec in ${SAN_SPECS:-$default_specs}; do
     IFS=: read -r tool filter max_n <<<"$spec"
     t0=$(date +%s)
     GCOL_TEST_MAX_N=$max_n timeout 200 compute-sanitizer --tool "$tool" --error-exitcode 99 build/gcol_tests "$filter" \
@@ -58,6 +63,16 @@ if has san; then
     grep -m3 -A6 "=========  *\(Invalid\|Race\|Error\)" "$log"
     add "$tool ${filter%%,*}... ($(since $t0))" "rc=$rc, $errs reports; $(grep -E '^[0-9]+ passed' "$log" | tail -1)"
   done
+fi
+
+if has core; then
+  for b in bench_map bench_set bench_multimap bench_map_growable bench_map_device; do
+    t0=$(date +%s)
+    timeout 200 build/bench/$b >"$out/$b.log" 2>&1
+    add "$b rc=$? ($(since $t0))" "$(grep -c MISSED "$out/$b.log") MISSED, $(grep -c ' met' "$out/$b.log") met"
+  done
+  echo "==== map"; grep -E "^(insert|find|contains|erase|retrieve|apply)" "$out/bench_map.log"
+  echo "==== set"; grep -E "G ops/s|^(insert|contains|erase|retrieve|growable|multiset|count)" "$out/bench_set.log" | head -24
 fi
 
 if has bench; then

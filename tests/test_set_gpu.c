@@ -7,6 +7,7 @@
 #include <string.h>
 #include "harness.h"
 #include "test_util.h"
+#include "map/map_internal.h"
 
 static const gcol_type_t key_types[4] = {GCOL_U32, GCOL_I32, GCOL_U64, GCOL_I64};
 
@@ -84,8 +85,9 @@ static test_result_t check_all(gcol_set_t *s, const model_t *md, cudaStream_t st
 }
 
 /* One random run: rounds of insert, insert_and_contains, erase, contains on
- * rotating streams, checked against the model each step. */
-static test_result_t random_run(gcol_type_t kt, int growable, uint64_t seed) {
+ * rotating streams, checked against the model each step. tiles: on the
+ * tile kernels (buckets of 4 chunks) instead of the policy's thread per key. */
+static test_result_t random_run(gcol_type_t kt, int growable, uint64_t seed, int tiles) {
   const size_t kb = gcol_type_size(kt);
   size_t universe = test_max_n() < 20000 ? test_max_n() : 20000, batch = universe / 4;
   if (batch < 8) return TEST_SKIP;
@@ -99,6 +101,7 @@ static test_result_t random_run(gcol_type_t kt, int growable, uint64_t seed) {
   for (int i = 0; i < 3; ++i) CHECK_CUDA(cudaStreamCreate(&st[i]));
   gcol_set_t *s = NULL;
   CHECK_OK(gcol_set_create(&s, &c, st[0]));
+  if (tiles) CHECK_OK(gcol_set_set_policy_for_testing(s, 4, 0));
   size_t *idx = malloc(batch * sizeof *idx);
   void *hk = malloc(batch * kb), *dk = tu_poisoned(batch * kb);
   uint8_t *hf = malloc(batch), *df = tu_poisoned(batch), *mark = calloc(universe, 1);
@@ -169,13 +172,14 @@ static test_result_t random_run(gcol_type_t kt, int growable, uint64_t seed) {
 TEST(set_random_against_model) {
   REQUIRE_GPU();
   for (int t = 0; t < 4; ++t)
-    for (int g = 0; g < 2; ++g) {
-      test_result_t res = random_run(key_types[t], g, test_seed() + 16 * t + g);
-      if (res != TEST_PASS) {
-        fprintf(stderr, "    key type %d growable %d\n", (int)key_types[t], g);
-        return res;
+    for (int g = 0; g < 2; ++g)
+      for (int tiles = 0; tiles < 2; ++tiles) {
+        test_result_t res = random_run(key_types[t], g, test_seed() + 16 * t + g, tiles);
+        if (res != TEST_PASS) {
+          fprintf(stderr, "    key type %d growable %d tiles %d\n", (int)key_types[t], g, tiles);
+          return res;
+        }
       }
-    }
   return TEST_PASS;
 }
 

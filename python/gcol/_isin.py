@@ -1,4 +1,4 @@
-"""gcol.isin: membership of every element of x in test_values, through gcol's hash map."""
+"""gcol.isin: membership of every element of x in test_values, through gcol's hash set."""
 import math
 from typing import Any
 
@@ -12,7 +12,7 @@ def isin(x: Any, test_values: Any) -> Any:
     x, test_values: C-contiguous device arrays (CuPy, PyTorch CUDA, Numba,
     ``__cuda_array_interface__`` or DLPack) of one library and one dtype:
     int32, uint32, int64, uint64, float32 or float64; any shapes (read as
-    flat). test_values goes into a hash map (2 slots per element), then every
+    flat). test_values goes into a hash set (2 slots per element), then every
     element of x is looked up. Float keys: -0.0 equals 0.0, and NaN is in
     test_values when any NaN is (``torch.isin`` finds no NaN).
 
@@ -38,7 +38,7 @@ def isin(x: Any, test_values: Any) -> Any:
 
 
 def _lookup(keys, capacity, s, kx, kt):
-    with keys.map(keys.kdtype, capacity, s) as m:
-        m.insert(kt, kt, stream=s)
-        m.status(stream=s)  # a sentinel among test_values: ReservedKeyError, run again with others
-        return m.contains(kx, stream=s)  # a sentinel in x is simply not found (test_values lacks it)
+    with keys.set(capacity, s) as st:
+        st.insert(kt, stream=s)
+        st.status(stream=s)  # a sentinel among test_values: ReservedKeyError, run again with others
+        return st.contains(kx, stream=s)  # a sentinel in x is simply not found (test_values lacks it)

@@ -22,6 +22,7 @@ typedef struct {
   int device;
   int cc_major, cc_minor; /* compute capability */
   int num_sms;
+  size_t l2_bytes; /* L2 cache */
 } gcol_device_info_t;
 gcol_status_t gcol_current_device_info(gcol_device_info_t *info);
 

@@ -20,6 +20,14 @@ unsigned grid_fill(Kernel k, int block_threads, int num_sms, size_t threads_need
   return (unsigned)(want < full ? (want ? want : 1) : full);
 }
 
+/* Grid of kernels that take one item per thread (grid-stride past 2^20
+ * blocks): blocks finish and free their SM at their own pace, which suits
+ * short dependent work per item (a thread-per-key lookup). */
+inline unsigned grid_per_item(int block_threads, size_t items) {
+  size_t want = (items + block_threads - 1) / block_threads;
+  return (unsigned)(want == 0 ? 1 : want < ((size_t)1 << 20) ? want : ((size_t)1 << 20));
+}
+
 }  // namespace detail
 }  // namespace gcol
 #endif

@@ -156,6 +156,50 @@ __global__ void erase_kernel(table_ref t, const void *keys, size_t n, unsigned l
 
 #undef GCOL_TILE_LOOP_BEGIN
 
+/* The same operations by a thread per key (the policy's solo_* classes):
+ * the tile steps with a tile of one thread, which reads the whole bucket
+ * itself, so no shuffle or ballot is left. find takes a thread per key
+ * (grid_per_item); the insert family strides over a grid that fills the
+ * GPU once (H100, 100M u32 set inserts: 13.97 against 7.93 G/s with a
+ * thread per key). */
+template <int T, int KB, int VB>
+__global__ void __launch_bounds__(256) find_solo_kernel(table_ref t, const void *keys, size_t n, void *out,
+                                                        bool contains) {
+  constexpr int SB = slot_of<KB, VB>();
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    key_word<KB> k{};
+    uint64_t h = 0, v = t.empty_value;
+    bool found = load_key<KB>(t, keys, i, n, k, h) && tile_find<T, SB>(solo_tile{}, t, k, h, v);
+    if (contains) static_cast<uint8_t *>(out)[i] = found;
+    else store_bits<VB>(out, i, found ? v : t.empty_value);
+  }
+}
+
+template <int T, int KB, int VB, int MODE, bool OUTPUTS>
+__global__ void __launch_bounds__(256) upsert_solo_kernel(table_ref t, const void *keys, const void *values, size_t n,
+                                                          upsert_args a, void *values_out, uint8_t *inserted_out,
+                                                          unsigned long long *d_count) {
+  constexpr int SB = slot_of<KB, VB>();
+  a.mode = MODE;
+  unsigned long long pending = 0, inserted = 0;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    key_word<KB> k{};
+    uint64_t h = 0, stored = t.empty_value;
+    int st = UPSERT_NO_ROOM;
+    if (load_key<KB>(t, keys, i, n, k, h)) {
+      st = tile_upsert<T, SB>(solo_tile{}, t, k, load_bits<VB>(values, i), h, a, stored, pending);
+      inserted += st == UPSERT_INSERTED;
+      if (st == UPSERT_NO_ROOM) atomicOr(&t.state->flags, (unsigned)MAP_FLAG_FULL), stored = t.empty_value;
+    }
+    if (OUTPUTS) {
+      store_bits<VB>(values_out, i, stored);
+      if (inserted_out) inserted_out[i] = st == UPSERT_INSERTED;
+    }
+  }
+  warp_add(&t.state->size, pending); /* every thread reaches here: whole blocks of 256 */
+  warp_add(d_count, inserted);
+}
+
 /* Non-empty slots (live keys and tombstones) added to t.state->scratch: the
  * exact figure a growth decision needs once erases made the host's bound loose. */
 template <int SB>

@@ -19,6 +19,9 @@ struct launch_cfg {
                         lanes probe a key (each reading tile / lanes chunks) */
   int block_threads;
   int num_sms;
+  int solo_lookups;  /* table classes (GCOL_OA_*, map_policy.h) whose */
+  int solo_upserts;  /* lookups / inserts run a thread per key; tests set 0 */
+  size_t l2_bytes;   /* for GCOL_OA_IN_L2 */
 };
 
 /* The one dispatch from run-time widths to compiled ones: f(KB, VB) with

@@ -13,9 +13,9 @@ namespace gcol {
 namespace detail {
 
 /* Call f with the tile size as a compile-time constant (f(tile_c<T>())).
- * The shipped library compiles the tile its policy rows pick for the slot
- * size SB (map_policy.h); the test and bench build (GCOL_TESTING) every
- * tile the sweeps try. */
+ * The shipped library compiles the two tiles its policy picks for the slot
+ * size SB (GCOL_OA_TILE and GCOL_OA_TILE_ALT, map_policy.h); the test and
+ * bench build (GCOL_TESTING) every tile the sweeps try. */
 template <int T>
 struct tile_c {
   static constexpr int value = T;
@@ -32,8 +32,10 @@ static cudaError_t with_tile(int tile, F f) {
   }
 #else
   constexpr int T = GCOL_OA_TILE(layout<SB>::bytes, layout<SB>::keys_only);
-  if (tile != T) return cudaErrorInvalidValue;
-  f(tile_c<T>());
+  constexpr int ALT = GCOL_OA_TILE_ALT(layout<SB>::bytes, layout<SB>::keys_only);
+  if (tile == T) f(tile_c<T>());
+  else if (tile == ALT) f(tile_c<ALT>());
+  else return cudaErrorInvalidValue;
 #endif
   return cudaGetLastError();
 }
@@ -53,21 +55,47 @@ static void with_lanes(int lanes, F f) {
   f(tile_c<worker_lanes<T, LOOKUP, SB>()>());
 }
 
+/* Whether the policy's mask (launch_cfg::solo_*) gives table t a thread per
+ * key: by its class, or for fitting the L2. 16-byte keys: tiles. */
+template <int SB>
+static bool solo(int mask, const launch_cfg &l, const table_ref &t) {
+  if (sizeof(key_of<SB>) == 16) return false;
+  int cls = layout<SB>::keys_only ? GCOL_OA_KEYS : SB == SLOT_PAIR8 ? GCOL_OA_PAIR8 : GCOL_OA_PAIR16;
+  return (mask & cls) || ((mask & GCOL_OA_IN_L2) && t.capacity * layout<SB>::bytes <= l.l2_bytes);
+}
+
+/* f(MODE, OUTPUTS) as compile-time constants: the upsert kernel instance
+ * of a call (insert_and_find's outputs only with UPSERT_INSERT). */
+template <class F>
+static void with_upsert_mode(const upsert_args &a, bool outputs, F f) {
+  using std::integral_constant;
+  if (outputs) return f(integral_constant<int, UPSERT_INSERT>(), std::true_type());
+  if (a.mode == UPSERT_INSERT) return f(integral_constant<int, UPSERT_INSERT>(), std::false_type());
+  if (a.mode == UPSERT_ASSIGN) return f(integral_constant<int, UPSERT_ASSIGN>(), std::false_type());
+  f(integral_constant<int, UPSERT_APPLY>(), std::false_type());
+}
+
 template <int KB, int VB>
 cudaError_t oa_ops<KB, VB>::upsert(const launch_cfg &l, const table_ref &t, const void *keys,
                                     const void *values, size_t n, upsert_args a, void *values_out,
                                     uint8_t *inserted_out, unsigned long long *d_count, cudaStream_t s) {
   constexpr int SB = slot_of<KB, VB>();
+  const bool one_thread = solo<SB>(l.solo_upserts, l, t);
   return with_tile<SB>(l.tile, [&](auto tc) {
     constexpr int T = decltype(tc)::value;
-    with_lanes<T, SB, false>(l.lanes, [&](auto wc) {
-      constexpr int W = decltype(wc)::value;
-      auto k = values_out || inserted_out ? upsert_kernel<T, W, KB, VB, UPSERT_INSERT, true>
-               : a.mode == UPSERT_INSERT  ? upsert_kernel<T, W, KB, VB, UPSERT_INSERT, false>
-               : a.mode == UPSERT_ASSIGN  ? upsert_kernel<T, W, KB, VB, UPSERT_ASSIGN, false>
-                                          : upsert_kernel<T, W, KB, VB, UPSERT_APPLY, false>;
-      k<<<grid_fill(k, l.block_threads, l.num_sms, n), l.block_threads, 0, s>>>(t, keys, values, n, a, values_out,
-                                                                                inserted_out, d_count);
+    with_upsert_mode(a, values_out || inserted_out, [&](auto mc, auto oc) {
+      constexpr int MODE = decltype(mc)::value;
+      constexpr bool OUTPUTS = decltype(oc)::value;
+      if (one_thread) {
+        auto k = upsert_solo_kernel<T, KB, VB, MODE, OUTPUTS>;
+        k<<<grid_fill(k, 256, l.num_sms, n), 256, 0, s>>>(t, keys, values, n, a, values_out, inserted_out, d_count);
+        return;
+      }
+      with_lanes<T, SB, false>(l.lanes, [&](auto wc) {
+        auto k = upsert_kernel<T, decltype(wc)::value, KB, VB, MODE, OUTPUTS>;
+        k<<<grid_fill(k, l.block_threads, l.num_sms, n), l.block_threads, 0, s>>>(t, keys, values, n, a, values_out,
+                                                                                  inserted_out, d_count);
+      });
     });
   });
 }
@@ -78,6 +106,10 @@ cudaError_t oa_ops<KB, VB>::find(const launch_cfg &l, const table_ref &t, const 
   constexpr int SB = slot_of<KB, VB>();
   return with_tile<SB>(l.tile, [&](auto tc) {
     constexpr int T = decltype(tc)::value;
+    if (solo<SB>(l.solo_lookups, l, t)) { /* a thread per key */
+      find_solo_kernel<T, KB, VB><<<grid_per_item(256, n), 256, 0, s>>>(t, keys, n, out, contains);
+      return;
+    }
     with_lanes<T, SB, true>(l.lanes, [&](auto wc) {
       auto k = find_kernel<T, decltype(wc)::value, KB, VB>;
       k<<<grid_fill(k, l.block_threads, l.num_sms, n), l.block_threads, 0, s>>>(t, keys, n, out, contains);

@@ -20,13 +20,23 @@
  * The tile here is the bucket width in chunks; lookups in 4-chunk buckets
  * have since probed with 2 lanes of 2 chunks each (worker_lanes in
  * gcol/device/detail/map_bulk.cuh). */
+/* Kernel shapes (H100 measurements in map_policy.h and bench/RESULTS.md):
+ * a thread per key for lookups and inserts in sets and in tables that fit
+ * the L2. Maps of 8-byte slots in DRAM stay on tiles: a thread per key gave
+ * 100M i32 pairs at load 0.5 find hits 23.20 against 21.14 G/s but misses
+ * 20.63 against 23.02, and inserts 10.83 against 11.13. Sets in DRAM trade
+ * 3% on inserts of new keys (u64: 10.82 against 11.18) for inserts of keys
+ * mostly present (100M inputs of 10M distinct u64: 3.62 ms against 5.66).
+ * Older GPUs take the same shapes, unmeasured. */
+#define SOLO_LOOKUPS (GCOL_OA_KEYS | GCOL_OA_IN_L2)
+#define SOLO_UPSERTS (GCOL_OA_KEYS | GCOL_OA_IN_L2)
 static const gcol_map_policy_t rows[] = {
     /* default (sm_70 and older run the sm_80 row's code through PTX) */
-    {0, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 1},
+    {0, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 1, SOLO_LOOKUPS, SOLO_UPSERTS},
     /* sm_80: no 128-bit CAS */
-    {8, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 1},
+    {8, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 1, SOLO_LOOKUPS, SOLO_UPSERTS},
     /* sm_90: CAS128 claims 16-byte pairs */
-    {9, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 0},
+    {9, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 0, SOLO_LOOKUPS, SOLO_UPSERTS},
 };
 
 gcol_map_policy_t gcol_map_policy_for(int cc_major) {
@@ -37,3 +47,11 @@ gcol_map_policy_t gcol_map_policy_for(int cc_major) {
 }
 
 int gcol_map_tile_supported(int tile) { return tile == 1 || tile == 2 || tile == 4 || tile == 8; }
+
+int gcol_oa_tile(const gcol_map_policy_t *p, int kb, int vb, size_t capacity, int growable, size_t l2_bytes) {
+  if (vb == 0) return kb == 16 ? GCOL_SET_TILE16 : GCOL_SET_TILE;
+  if (kb == 16) return GCOL_MAP_TILE32;
+  if (kb == 4 && vb == 4) return p->tile8;
+  /* 16-byte slots: a fixed table that fits the L2 takes the small buckets */
+  return !growable && capacity <= l2_bytes / 16 ? GCOL_MAP_TILE16_IN_L2 : p->tile16;
+}

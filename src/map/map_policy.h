@@ -3,6 +3,8 @@
 #ifndef GCOL_SRC_MAP_MAP_POLICY_H
 #define GCOL_SRC_MAP_MAP_POLICY_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -16,17 +18,47 @@ extern "C" {
 /* Maps with 16-byte keys (32-byte slots, a chunk each): buckets of 2 slots,
  * 64 bytes, the byte width the other pairs found best. */
 #define GCOL_MAP_TILE32 2
-/* Sets and multisets (4- or 8-byte key slots): buckets of 4 chunks, 64
- * bytes (16 u32 or 8 u64 keys). H100, 100M keys in 200M slots (bench_set
- * sweep, insert / contains / misses G/s): u64 tile 2 11.05/21.70/23.14,
- * tile 4 11.17/22.69/25.67; u32 tile 2 11.37/22.73/26.41, tile 4
- * 11.37/23.35/26.50; tiles 1 and 8 slower on every column. The multiset's
- * open engine took the same tile: insert 9.10 -> 10.25 G keys/s, count
- * 11.51 -> 12.92 G probes/s (4 copies per key, load 0.5). */
-#define GCOL_SET_TILE 4
-/* The tile of a table of this slot size; keys_only: a set's or multiset's. */
-#define GCOL_OA_TILE(slot_bytes, keys_only) \
-  ((keys_only) ? GCOL_SET_TILE : (slot_bytes) == 32 ? GCOL_MAP_TILE32 : (slot_bytes) == 16 ? GCOL_MAP_TILE16 : GCOL_MAP_TILE8)
+/* Sets (4- or 8-byte key slots): buckets of 2 chunks, 32 bytes (8 u32 or 4
+ * u64 keys), probed by a thread per key (see solo_* below). H100, 100M keys
+ * in 200M slots (.exp-style sweep of the library, insert / contains /
+ * misses G/s): u32 tile 2 13.97/28.63/28.23 against tile 4 with tiles
+ * 12.51/23.34/27.08; u64 tile 2 10.79/27.43/24.33 against 11.16/22.85/25.84;
+ * 100M inserts of 1M distinct u64 keys 1.17 ms against 5.26. */
+#define GCOL_SET_TILE 2
+/* Sets of 16-byte keys (GCOL_U128) and multisets of every key width:
+ * buckets of 4 chunks, 64 bytes. The multiset's open engine with 4 chunks:
+ * insert 10.25 G keys/s, count 12.92 G probes/s (4 copies per key, load
+ * 0.5); with 2: 9.10 and 11.51. */
+#define GCOL_SET_TILE16 4
+#define GCOL_MULTISET_TILE 4
+/* Fixed maps with 16-byte slots whose table fits the L2 cache at creation:
+ * buckets of 2 chunks, probed by a thread per key (H100, 100M inputs of 1M
+ * distinct i64 keys: insert_or_apply 3.06 ms against 4.23 with 4 chunks and
+ * 6.56 with tiles; find 1.49 / 2.04 / 3.97 ms). Larger and growable maps
+ * keep GCOL_MAP_TILE16 and tiles, which lead in DRAM (100M i64 keys at load
+ * 0.5, tiles of 4 / a thread per key over 2 chunks: contains 25.8 / 25.0,
+ * misses 22.7 / 19.8 G/s). */
+#define GCOL_MAP_TILE16_IN_L2 2
+/* The tile of large tables of this slot size (keys_only: a set's); the one
+ * rule of the capacity check (map_config_check.c). */
+#define GCOL_OA_TILE(slot_bytes, keys_only)                                                         \
+  ((keys_only) ? ((slot_bytes) == 16 ? GCOL_SET_TILE16 : GCOL_SET_TILE)                            \
+               : (slot_bytes) == 32 ? GCOL_MAP_TILE32 : (slot_bytes) == 16 ? GCOL_MAP_TILE16 : GCOL_MAP_TILE8)
+/* The other tile the shipped library compiles for a slot size: multisets'
+ * buckets and the sets' contains on them, small 16-byte-slot maps. */
+#define GCOL_OA_TILE_ALT(slot_bytes, keys_only) \
+  ((keys_only) ? GCOL_MULTISET_TILE : (slot_bytes) == 16 ? GCOL_MAP_TILE16_IN_L2 : GCOL_OA_TILE(slot_bytes, keys_only))
+
+/* Table classes of the kernel-shape masks below. A bulk operation runs a
+ * thread per key (no tile, no shuffles: the one thread reads the whole
+ * bucket) when its table's class is in the row's mask; GCOL_OA_IN_L2 names
+ * every table of 4- or 8-byte keys whose slots fit the L2 cache. Tables of
+ * 16-byte keys always take tiles (not measured otherwise). Why: tiles cost
+ * shuffles and ballots per key, which bound lookups near 25 G/s wherever
+ * the table is (H100, ncu: the memory pipes 90% busy, DRAM 20%); a thread
+ * per key reaches 100 G/s on a table in L2. In DRAM, tiles keep the lead on
+ * 16-byte slots (above), and on inserts of new keys into u64 sets. */
+enum { GCOL_OA_KEYS = 1, GCOL_OA_PAIR8 = 2, GCOL_OA_PAIR16 = 4, GCOL_OA_IN_L2 = 8 };
 
 typedef struct {
   int min_cc_major;  /* first compute capability major the row applies to */
@@ -34,6 +66,8 @@ typedef struct {
   int tile8;         /* probing tile (threads) of maps with 8-byte slots */
   int tile16;        /* probing tile (threads) of maps with 16-byte slots */
   int key_cas;       /* 16-byte slots: key CAS + value store instead of CAS128 */
+  int solo_lookups;  /* classes whose find / contains run a thread per key */
+  int solo_upserts;  /* classes whose insert family runs a thread per key */
 } gcol_map_policy_t;
 
 /* The row for a compute capability (the last row whose min_cc_major <= cc_major). */
@@ -42,6 +76,10 @@ gcol_map_policy_t gcol_map_policy_for(int cc_major);
 /* Tile sizes the library is compiled for; a policy (or a test's override)
  * must pick one of these. */
 int gcol_map_tile_supported(int tile);
+
+/* The tile of a new map (vb > 0) or set (vb == 0) with kb-byte keys:
+ * capacity slots, growable or not, on a GPU whose L2 holds l2_bytes. */
+int gcol_oa_tile(const gcol_map_policy_t *p, int kb, int vb, size_t capacity, int growable, size_t l2_bytes);
 
 #ifdef __cplusplus
 }

@@ -21,10 +21,12 @@ gcol_status_t oa_init(oa_object *o, uint32_t magic, const gcol_map_config_t &c, 
   o->kb = (int)gcol_type_size(c.key_type);
   o->vb = vb;
   o->t = table_ref_for(c, p.key_cas);
-  const size_t sb = gcol_slot_bytes((size_t)o->kb, (size_t)vb);
-  o->l.tile = vb == 0 ? GCOL_SET_TILE : sb == 32 ? GCOL_MAP_TILE32 : sb == 16 ? p.tile16 : p.tile8;
+  o->l.tile = gcol_oa_tile(&p, o->kb, vb, c.capacity, c.growable, dev.l2_bytes);
   o->l.block_threads = p.block_threads;
   o->l.num_sms = dev.num_sms;
+  o->l.solo_lookups = p.solo_lookups;
+  o->l.solo_upserts = p.solo_upserts;
+  o->l.l2_bytes = dev.l2_bytes;
   o->last = s;
   void *state = NULL;
   GCOL_TRY(map_alloc(o, &state, sizeof(map_state), s));

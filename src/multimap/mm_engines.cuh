@@ -25,7 +25,7 @@ namespace detail {
 template <int SB>
 struct oa_engine {
   static constexpr int SLOT_KIND = SB;
-  static constexpr int T = layout<SB>::keys_only      ? GCOL_SET_TILE
+  static constexpr int T = layout<SB>::keys_only      ? GCOL_MULTISET_TILE
                            : layout<SB>::bytes == 32 ? GCOL_MM_TILE32
                            : layout<SB>::bytes == 16 ? GCOL_MM_TILE16
                                                      : GCOL_MM_TILE8;

@@ -27,7 +27,7 @@ static int chained(gcol_multimap_engine_t e) {
 
 static gcol_status_t plan_open(const gcol_multimap_config_t *cfg, gcol_mm_plan_t *p) {
   if (cfg->num_buckets) return BAD("cfg->num_buckets is %zu; GCOL_MULTIMAP_OPEN takes 0", cfg->num_buckets);
-  p->tile = p->vb == 0 ? GCOL_SET_TILE : p->slot_bytes == 32 ? GCOL_MM_TILE32 : p->slot_bytes == 16 ? GCOL_MM_TILE16 : GCOL_MM_TILE8; /* multisets: the set's */
+  p->tile = p->vb == 0 ? GCOL_MULTISET_TILE : p->slot_bytes == 32 ? GCOL_MM_TILE32 : p->slot_bytes == 16 ? GCOL_MM_TILE16 : GCOL_MM_TILE8; 
   size_t per_bucket = gcol_map_bucket_slots(p->tile, (size_t)p->kb, (size_t)p->vb);
   size_t want = cfg->map.capacity / per_bucket + (cfg->map.capacity % per_bucket != 0);
   if (want < 2) want = 2;

@@ -10,8 +10,9 @@
 using gcol::detail::api_scope;
 using gcol::detail::MM_RETRIEVE_TEMP_BYTES;
 
-/* contains runs the set's kernel on the multiset's table: both take
- * GCOL_SET_TILE (mm_plan.c, mm_engines.cuh). */
+/* contains runs the set's kernel on the multiset's table, whose buckets are
+ * GCOL_MULTISET_TILE chunks (mm_plan.c, mm_engines.cuh): the shipped set
+ * kernels are compiled for that tile too (GCOL_OA_TILE_ALT). */
 
 namespace {
 

@@ -1,6 +1,9 @@
 /* gcol_map_set_policy_for_testing: run a map with another probing tile or
- * claim scheme (tile sweeps, the pre-sm_90 scheme on sm_90). Test and bench
- * builds only: the kernels of other tiles exist only in libgcol_testing.a. */
+ * claim scheme (tile sweeps, the pre-sm_90 scheme on sm_90), always on the
+ * tile kernels (a table left to its policy runs a thread per key where the
+ * policy says so: the default tests cover those kernels, the ones calling
+ * these hooks the tile kernels). Test and bench builds only: the kernels of
+ * other tiles exist only in libgcol_testing.a. */
 #include "map/map_object.h"
 #include "map/map_policy.h"
 
@@ -9,6 +12,7 @@ static gcol_status_t set_policy(gcol::detail::oa_object *m, int tile, int key_ca
   int old_tile = m->l.tile;
   m->l.tile = tile;
   m->l.lanes = lanes;
+  m->l.solo_lookups = m->l.solo_upserts = 0;
   m->t.key_cas = key_cas;
   gcol_status_t st = gcol::detail::map_reset_table(m, m->last);
   if (st != GCOL_SUCCESS) m->l.tile = old_tile;
