@@ -22,7 +22,7 @@ __global__ void bloom_add_kernel(gcol_bloom_view_t v, const K *__restrict__ keys
   const size_t stride = (size_t)gridDim.x * blockDim.x;
   for (size_t base = (size_t)blockIdx.x * blockDim.x + threadIdx.x - r; base < n; base += stride) {
     bloom_pattern p{0, 0};
-    if (base + r < n) p = f.pattern(keys[base + r]);
+    if (base + r < n) p = f.pattern(__ldcs(keys + base + r)); /* read once: evict first, the filter stays */
 #pragma unroll
     for (int j = 0; j < T; ++j) {
       bloom_pattern q{tile.shfl(p.block, j), tile.shfl(p.h2, j)};
@@ -45,8 +45,8 @@ __global__ void bloom_contains_kernel(gcol_bloom_view_t v, const K *__restrict__
   auto tile = cooperative_groups::tiled_partition<T>(cooperative_groups::this_thread_block());
   size_t stride = (size_t)gridDim.x * blockDim.x / T;
   for (size_t i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / T; i < n; i += stride) {
-    bool hit = f.contains(tile, keys[i]);
-    if (tile.thread_rank() == 0) out[i] = hit;
+    bool hit = f.contains(tile, __ldcs(keys + i)); /* streamed: keep the L2 for the filter */
+    if (tile.thread_rank() == 0) __stcs(out + i, (uint8_t)hit);
   }
 }
 

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include "gcol/gcol.h"
 #include "gcol/device/detail/map_tile.cuh"
+#include "map_policy.h"
 
 namespace gcol {
 namespace detail {
@@ -23,6 +24,15 @@ struct launch_cfg {
   int solo_upserts;  /* lookups / inserts run a thread per key; tests set 0 */
   size_t l2_bytes;   /* for GCOL_OA_IN_L2 */
 };
+
+/* Whether the policy's mask (launch_cfg::solo_*) gives table t a thread per
+ * key: by its class, or for fitting the L2. 16-byte keys: tiles. */
+template <int SB>
+inline bool solo_for(int mask, const launch_cfg &l, const table_ref &t) {
+  if (sizeof(key_of<SB>) == 16) return false;
+  int cls = layout<SB>::keys_only ? GCOL_OA_KEYS : SB == SLOT_PAIR8 ? GCOL_OA_PAIR8 : GCOL_OA_PAIR16;
+  return (mask & cls) || ((mask & GCOL_OA_IN_L2) && t.capacity * layout<SB>::bytes <= l.l2_bytes);
+}
 
 /* The one dispatch from run-time widths to compiled ones: f(KB, VB) with
  * both as std::integral_constant<int, ..>; kb 4, 8 or 16 (GCOL_U128), vb 0

@@ -55,15 +55,6 @@ static void with_lanes(int lanes, F f) {
   f(tile_c<worker_lanes<T, LOOKUP, SB>()>());
 }
 
-/* Whether the policy's mask (launch_cfg::solo_*) gives table t a thread per
- * key: by its class, or for fitting the L2. 16-byte keys: tiles. */
-template <int SB>
-static bool solo(int mask, const launch_cfg &l, const table_ref &t) {
-  if (sizeof(key_of<SB>) == 16) return false;
-  int cls = layout<SB>::keys_only ? GCOL_OA_KEYS : SB == SLOT_PAIR8 ? GCOL_OA_PAIR8 : GCOL_OA_PAIR16;
-  return (mask & cls) || ((mask & GCOL_OA_IN_L2) && t.capacity * layout<SB>::bytes <= l.l2_bytes);
-}
-
 /* f(MODE, OUTPUTS) as compile-time constants: the upsert kernel instance
  * of a call (insert_and_find's outputs only with UPSERT_INSERT). */
 template <class F>
@@ -80,7 +71,7 @@ cudaError_t oa_ops<KB, VB>::upsert(const launch_cfg &l, const table_ref &t, cons
                                     const void *values, size_t n, upsert_args a, void *values_out,
                                     uint8_t *inserted_out, unsigned long long *d_count, cudaStream_t s) {
   constexpr int SB = slot_of<KB, VB>();
-  const bool one_thread = solo<SB>(l.solo_upserts, l, t);
+  const bool one_thread = solo_for<SB>(l.solo_upserts, l, t);
   return with_tile<SB>(l.tile, [&](auto tc) {
     constexpr int T = decltype(tc)::value;
     with_upsert_mode(a, values_out || inserted_out, [&](auto mc, auto oc) {
@@ -106,7 +97,7 @@ cudaError_t oa_ops<KB, VB>::find(const launch_cfg &l, const table_ref &t, const 
   constexpr int SB = slot_of<KB, VB>();
   return with_tile<SB>(l.tile, [&](auto tc) {
     constexpr int T = decltype(tc)::value;
-    if (solo<SB>(l.solo_lookups, l, t)) { /* a thread per key */
+    if (solo_for<SB>(l.solo_lookups, l, t)) { /* a thread per key */
       find_solo_kernel<T, KB, VB><<<grid_per_item(256, n), 256, 0, s>>>(t, keys, n, out, contains);
       return;
     }

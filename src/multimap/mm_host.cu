@@ -104,7 +104,7 @@ gcol_status_t mm_count(const mm_object *m, const void *keys, size_t n, size_t *d
   o.counts = reinterpret_cast<unsigned long long *>(d_counts);
   o.total = reinterpret_cast<unsigned long long *>(d_total);
   return gcol_from_cuda(
-      with_mm_ops(m, [&](auto mm, auto) { return mm.query(m->l.num_sms, m->r, keys, n, o, false, s); }));
+      with_mm_ops(m, [&](auto mm, auto) { return mm.query(m->l, m->r, keys, n, o, false, s); }));
 }
 
 gcol_status_t mm_contains(const mm_object *m, const void *keys, size_t n, uint8_t *found, cudaStream_t s) {
@@ -124,7 +124,7 @@ gcol_status_t mm_retrieve(void *d_temp, const mm_object *m, const void *keys, si
     o.queries = reinterpret_cast<unsigned long long *>(query_out);
     o.capacity = out_capacity;
     o.cursor = cursor;
-    GCOL_CUDA_TRY(with_mm_ops(m, [&](auto mm, auto) { return mm.query(m->l.num_sms, m->r, keys, n, o, true, s); }));
+    GCOL_CUDA_TRY(with_mm_ops(m, [&](auto mm, auto) { return mm.query(m->l, m->r, keys, n, o, true, s); }));
   }
   GCOL_CUDA_TRY(cudaMemcpyAsync(d_total, cursor, sizeof *d_total, cudaMemcpyDeviceToDevice, s));
   return GCOL_SUCCESS;

@@ -4,7 +4,7 @@
 #define GCOL_SRC_MULTIMAP_MM_OPS_H
 
 #include <cuda_runtime_api.h>
-#include "gcol/device/detail/map_layout.cuh"
+#include "map/map_ops.h"
 
 namespace gcol {
 namespace detail {
@@ -32,8 +32,9 @@ template <int KB, int VB>
 struct mm_ops {
   static cudaError_t insert(int num_sms, const mm_ref &r, const void *keys, const void *values, size_t n,
                             unsigned long long *d_count, cudaStream_t s);
-  /* count (write false) or retrieve (write true) */
-  static cudaError_t query(int num_sms, const mm_ref &r, const void *keys, size_t n, const mm_query_out &o,
+  /* count (write false) or retrieve (write true); l.solo_lookups picks a
+   * thread per key for counts in open tables of its classes */
+  static cudaError_t query(const launch_cfg &l, const mm_ref &r, const void *keys, size_t n, const mm_query_out &o,
                            bool write, cudaStream_t s);
 };
 
