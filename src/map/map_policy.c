@@ -26,7 +26,7 @@
  * 100M i32 pairs at load 0.5 find hits 23.20 against 21.14 G/s but misses
  * 20.63 against 23.02, and inserts 10.83 against 11.13. Sets in DRAM trade
  * 3% on inserts of new keys (u64: 10.82 against 11.18) for inserts of keys
- * mostly present (100M inputs of 10M distinct u64: 3.62 ms against 5.66).
+ * mostly present (100M inputs of 10M distinct u64: 3.77 ms against 5.09).
  * Older GPUs take the same shapes, unmeasured. */
 #define SOLO_LOOKUPS (GCOL_OA_KEYS | GCOL_OA_IN_L2)
 #define SOLO_UPSERTS (GCOL_OA_KEYS | GCOL_OA_IN_L2)

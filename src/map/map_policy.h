@@ -20,10 +20,10 @@ extern "C" {
 #define GCOL_MAP_TILE32 2
 /* Sets (4- or 8-byte key slots): buckets of 2 chunks, 32 bytes (8 u32 or 4
  * u64 keys), probed by a thread per key (see solo_* below). H100, 100M keys
- * in 200M slots (.exp-style sweep of the library, insert / contains /
- * misses G/s): u32 tile 2 13.97/28.63/28.23 against tile 4 with tiles
- * 12.51/23.34/27.08; u64 tile 2 10.79/27.43/24.33 against 11.16/22.85/25.84;
- * 100M inserts of 1M distinct u64 keys 1.17 ms against 5.26. */
+ * in 200M slots (bench_set, insert / contains / misses G/s): u32 11.44 /
+ * 29.83 / 28.57 against 11.37 / 23.31 / 26.47 with 4 chunks and tiles; u64
+ * 10.86 / 27.52 / 24.43 against 11.18 / 22.72 / 25.71; 100M inserts of 1M
+ * distinct u64 keys 1.09 ms against 4.69 (.exp sweep of the library). */
 #define GCOL_SET_TILE 2
 /* Sets of 16-byte keys (GCOL_U128) and multisets of every key width:
  * buckets of 4 chunks, 64 bytes. The multiset's open engine with 4 chunks:
