@@ -22,13 +22,14 @@
  * gcol/device/detail/map_bulk.cuh). */
 /* Kernel shapes (H100 measurements in map_policy.h and bench/RESULTS.md):
  * a thread per key for lookups and inserts in sets and in tables that fit
- * the L2. Maps of 8-byte slots in DRAM stay on tiles: a thread per key gave
- * 100M i32 pairs at load 0.5 find hits 23.20 against 21.14 G/s but misses
- * 20.63 against 23.02, and inserts 10.83 against 11.13. Sets in DRAM trade
- * 3% on inserts of new keys (u64: 10.82 against 11.18) for inserts of keys
- * mostly present (100M inputs of 10M distinct u64: 3.77 ms against 5.09).
- * Older GPUs take the same shapes, unmeasured. */
-#define SOLO_LOOKUPS (GCOL_OA_KEYS | GCOL_OA_IN_L2)
+ * the L2, and for lookups in maps of 8-byte slots (100M i32 pairs at load
+ * 0.5, against tiles: find hits 27.33 / 21.32 G/s, misses 24.17 / 23.01,
+ * contains 28.15 / 21.29); their inserts stay on tiles (11.13 against 10.83
+ * by a thread per key). Sets in DRAM trade 3% on inserts of new keys (u64:
+ * 10.82 against 11.18) for inserts of keys mostly present (100M inputs of
+ * 10M distinct u64: 3.77 ms against 5.09). Older GPUs take the same
+ * shapes, unmeasured. */
+#define SOLO_LOOKUPS (GCOL_OA_KEYS | GCOL_OA_PAIR8 | GCOL_OA_IN_L2)
 #define SOLO_UPSERTS (GCOL_OA_KEYS | GCOL_OA_IN_L2)
 static const gcol_map_policy_t rows[] = {
     /* default (sm_70 and older run the sm_80 row's code through PTX) */

@@ -95,14 +95,19 @@ __device__ __forceinline__ void classify(const lane_chunks<SB, C> &l, key_of<SB>
   }
 }
 
-/* The slot named by bit, without a local-memory array. */
+/* The slot named by bit, without a local-memory array: one select per
+ * slot. (Selecting the chunk, then the slot in it, left the lane's chunks
+ * in local memory for 8-byte pairs read two chunks at a time: 32 bytes of
+ * stack in the thread-per-key find.) */
 template <int SB, int C>
 __device__ __forceinline__ typename layout<SB>::slot_t pick(const lane_chunks<SB, C> &l, unsigned bit) {
   constexpr int PER = layout<SB>::per_chunk;
   typename layout<SB>::slot_t s = l.c[0].s[0];
 #pragma unroll
   for (int i = 0; i < C; ++i)
-    if (bit / PER == (unsigned)i) s = pick(l.c[i], bit % PER);
+#pragma unroll
+    for (int j = 0; j < PER; ++j)
+      if (bit == (unsigned)(i * PER + j)) s = l.c[i].s[j];
   return s;
 }
 
