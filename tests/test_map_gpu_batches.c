@@ -227,6 +227,56 @@ TEST(map_gpu_insert_or_apply_counts_1M_keys) {
   return TEST_PASS;
 }
 
+/* insert_or_apply ADD with no values counts every key's occurrences (1, or
+ * 1.0 for floats), twice over, on the thread-per-key kernels (a small map)
+ * and on tiles; MIN with no values is refused and changes nothing. */
+static test_result_t count_without_values(gcol_type_t vt, int tile) {
+  REQUIRE_GPU();
+  const size_t n = 100000, d = 1000, kb = 8, vb = gcol_type_size(vt);
+  if (n > test_max_n()) return TEST_SKIP;
+  void *pool = malloc(d * kb), *keys = malloc(n * kb), *out = malloc(d * vb);
+  unsigned *copies = calloc(d, sizeof *copies);
+  CHECK(pool && keys && out && copies);
+  tu_unique_keys(pool, kb, d, test_seed() & 0xffff, NULL);
+  tu_rng_t r = {test_seed() | 1};
+  for (size_t i = 0; i < n; ++i) {
+    size_t j = i < d ? i : (size_t)(tu_next(&r) % d);
+    tu_put(keys, i, kb, tu_get(pool, j, kb));
+    ++copies[j];
+  }
+  void *d_keys = tu_to_device(keys, n * kb), *d_out = tu_poisoned(d * vb);
+  CHECK(d_keys && d_out);
+  gcol_map_t *m = make_map(GCOL_U64, vt, 4 * d, 0);
+  CHECK(m);
+  if (tile) CHECK_OK(gcol_map_set_policy_for_testing(m, tile, 0));
+  CHECK_OK(gcol_map_insert_or_apply(m, d_keys, NULL, n, GCOL_OP_ADD, 0));
+  CHECK_OK(gcol_map_insert_or_apply(m, d_keys, NULL, n, GCOL_OP_ADD, 0));
+  CHECK_STATUS(gcol_map_insert_or_apply(m, d_keys, NULL, n, GCOL_OP_MIN, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(gcol_last_error_message(), "d_values") != NULL);
+  size_t size = 0;
+  CHECK_OK(gcol_map_size(m, &size, 0));
+  CHECK(size == d);
+  CHECK_OK(gcol_map_find(m, d_keys, d, d_out, 0)); /* the first d inputs are the d keys */
+  CHECK(!tu_to_host(out, d_out, d * vb));
+  for (size_t j = 0; j < d; ++j) {
+    double got = tu_bits_to_double(vt, tu_get(out, j, vb));
+    if (vt == GCOL_U32 || vt == GCOL_I32 || vt == GCOL_U64 || vt == GCOL_I64) got = (double)tu_get(out, j, vb);
+    CHECK(got == 2.0 * copies[j]);
+  }
+  CHECK_OK(gcol_map_status(m, 0));
+  gcol_map_destroy(m);
+  tu_free(d_keys), tu_free(d_out);
+  free(pool), free(keys), free(out), free(copies);
+  return TEST_PASS;
+}
+
+TEST(map_gpu_insert_or_apply_counts_without_values) {
+  const gcol_type_t vts[] = {GCOL_U32, GCOL_I64, GCOL_F32, GCOL_F64};
+  for (int i = 0; i < 4; ++i)
+    for (int tile = 0; tile <= 4; tile += 4) RUN(count_without_values(vts[i], tile));
+  return TEST_PASS;
+}
+
 /* ---- a full fixed map ------------------------------------------------------ */
 static test_result_t fill_past_full(gcol_type_t kt, gcol_type_t vt, size_t request, int tile) {
   REQUIRE_GPU();

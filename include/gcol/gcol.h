@@ -61,7 +61,7 @@ extern "C" {
 #endif
 
 #define GCOL_VERSION_MAJOR 1
-#define GCOL_VERSION_MINOR 1
+#define GCOL_VERSION_MINOR 2
 #define GCOL_VERSION_PATCH 0
 
 /* Only what this header declares is exported from libgcol.so; everything
@@ -152,7 +152,8 @@ typedef enum { GCOL_OP_ADD, GCOL_OP_MIN, GCOL_OP_MAX } gcol_op_t;
 /* Hash map                                                                 */
 /* ------------------------------------------------------------------------ */
 /* Open addressing over buckets of slots, probed cooperatively by a tile of
- * threads (double hashing over a prime number of buckets). Keys are compared
+ * threads or by one thread per key, as the library's policy picks per
+ * table (double hashing over a prime number of buckets). Keys are compared
  * as bits: i64 and u64 keys behave the same; -1 and -2 are the default
  * sentinels of signed keys. Values are stored as bits and only
  * insert_or_apply interprets them (with value_type's arithmetic).
@@ -317,13 +318,17 @@ GCOL_API gcol_status_t gcol_map_insert_and_find(gcol_map_t *m, const void *d_key
 
 /* Reduce by key: an absent key is stored with its value; a present key's value
  * becomes op(stored, value) atomically, for every occurrence in the batch
- * (a batch of ones under GCOL_OP_ADD counts keys). gcol_op_t has one meaning
+ * (GCOL_OP_ADD with d_values NULL counts keys). gcol_op_t has one meaning
  * here and in gcol_reduce / gcol_exclusive_scan: integer ADD wraps modulo
  * 2^bits (signed types too); MIN/MAX compare as value_type (signed, unsigned
  * or float); float MIN/MAX ignore a NaN operand (fmin/fmax), so a NaN stored
  * first gives way to the first number applied to it. Float ADD order is
  * unspecified (atomic adds).
- *   d_keys, d_values  device, n each, as for insert
+ *   d_keys, d_values  device, n each, as for insert; d_values may be NULL
+ *                     with GCOL_OP_ADD: every key then adds one (1, or 1.0
+ *                     for float values), so the map counts occurrences
+ *                     without an array of ones (new in 1.2; MIN/MAX with
+ *                     NULL: INVALID_ARGUMENT)
  *   op                GCOL_OP_ADD, GCOL_OP_MIN or GCOL_OP_MAX (else
  *                     INVALID_ARGUMENT) */
 GCOL_API gcol_status_t gcol_map_insert_or_apply(gcol_map_t *m, const void *d_keys, const void *d_values,

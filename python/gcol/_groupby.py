@@ -86,7 +86,7 @@ def groupby_reduce(keys: Any, values: Union[Any, Sequence[Any]], op: Union[str, 
 
 def _passes(be, n, cols, ops):
     """{pass key: (values, map op, value dtype)}: one insert_or_apply pass each;
-    "count" is shared by every count and mean."""
+    "count" (values None: the map adds one per key) is shared by every count and mean."""
     passes = {}
     count_dtype = "int32" if n < 2**31 else "int64"
     for i, (o, (column, dtype)) in enumerate(zip(ops, cols)):
@@ -97,7 +97,7 @@ def _passes(be, n, cols, ops):
                 "int64" if dtype == "int32" else "uint64")
             passes[(i, "sum")] = (column if wide == dtype else be.astype(column, wide), ADD, wide)
         if o in ("count", "mean") and "count" not in passes:
-            passes["count"] = (be.full(n, 1, count_dtype), ADD, count_dtype)
+            passes["count"] = (None, ADD, count_dtype)  # no values: the map counts
     return passes
 
 

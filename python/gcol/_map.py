@@ -107,10 +107,16 @@ class Map(Sentinels, Container):
 
     def insert_or_apply(self, keys, values, op=Op.ADD, stream=None):
         """Reduce by key: absent keys are stored, present ones become
-        op(stored, value) for every occurrence (a group-by in one call)."""
+        op(stored, value) for every occurrence (a group-by in one call).
+        values None with ADD counts: every key adds one (no array of ones)."""
         code = op_code(op)
-        k, v, s = self._pairs(keys, values, stream)
-        self._check(self._f.map_insert_or_apply(self._handle(), k.ptr, v.ptr, k.n, code, s))
+        if values is None:
+            k = typed(keys, self.key_dtype, "keys")
+            ptr, s = 0, self._stream(stream, k)
+        else:
+            k, v, s = self._pairs(keys, values, stream)
+            ptr = v.ptr
+        self._check(self._f.map_insert_or_apply(self._handle(), k.ptr, ptr, k.n, code, s))
 
     def insert_and_find(self, keys, values, stream=None):
         """Insert like insert; returns (stored value per input, bool: this input inserted it)."""

@@ -69,7 +69,7 @@ def _distinct(keys, capacity, s, return_inverse, return_counts):
     value_dtype = "int64" if return_inverse or n >= 2**31 else "int32"
     with keys.map(value_dtype, capacity, s) as m:
         if return_counts:
-            m.insert_or_apply(k, be.full(n, 1, value_dtype), ADD, stream=s)
+            m.insert_or_apply(k, None, ADD, stream=s)  # no values: every key adds one
         else:
             m.insert(k, be.empty(n, value_dtype), stream=s)
         bits, values = m.retrieve_all(stream=s)

@@ -133,7 +133,8 @@ gcol_status_t gcol_map_insert_or_apply(gcol_map_t *m, const void *d_keys, const 
     return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "op %d is not GCOL_OP_ADD, GCOL_OP_MIN or GCOL_OP_MAX", (int)op);
   gcol_kv_words_t w = gcol_kv_words(m->cfg.key_type, m->cfg.value_type);
   gcol_dptr_t a[] = {keys_arg(m, "d_keys", d_keys, n, w), values_arg(m, "d_values", d_values, n, w)};
-  GCOL_TRY(gcol_check_dptrs(a, GCOL_NARGS(a)));
+  /* no values with GCOL_OP_ADD: every key adds one (counting) */
+  GCOL_TRY(gcol_check_dptrs(a, d_values || op != GCOL_OP_ADD ? GCOL_NARGS(a) : 1));
   return oa_upsert(m, d_keys, d_values, n, {gcol::detail::UPSERT_APPLY, (int)op, (int)m->cfg.value_type}, NULL,
                 NULL, NULL, s);
 }

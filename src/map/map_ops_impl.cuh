@@ -77,9 +77,10 @@ cudaError_t oa_ops<KB, VB>::upsert(const launch_cfg &l, const table_ref &t, cons
     with_upsert_mode(a, values_out || inserted_out, [&](auto mc, auto oc) {
       constexpr int MODE = decltype(mc)::value;
       constexpr bool OUTPUTS = decltype(oc)::value;
-      if (one_thread) {
+      if (one_thread) { /* inserts stride over a GPU-filling grid; assign and apply take a thread per key */
         auto k = upsert_solo_kernel<T, KB, VB, MODE, OUTPUTS>;
-        k<<<grid_fill(k, 256, l.num_sms, n), 256, 0, s>>>(t, keys, values, n, a, values_out, inserted_out, d_count);
+        unsigned grid = MODE == UPSERT_INSERT ? grid_fill(k, 256, l.num_sms, n) : grid_per_item(256, n);
+        k<<<grid, 256, 0, s>>>(t, keys, values, n, a, values_out, inserted_out, d_count);
         return;
       }
       with_lanes<T, SB, false>(l.lanes, [&](auto wc) {

@@ -62,6 +62,20 @@ def test_assign_erase_and_retrieve_all(xp, rng):
     assert len(m) == 0
 
 
+@pytest.mark.parametrize("value_dtype", ["int32", "float64"])
+def test_insert_or_apply_without_values_counts(xp, rng, value_dtype):
+    keys = rng.integers(0, 3000, 200_000).astype(np.int64)
+    m = gcol.Map("int64", value_dtype, capacity=8000)
+    m.insert_or_apply(xp.dev(keys), None, gcol.ADD)
+    got_keys, got_counts = (xp.host(a) for a in m.retrieve_all())
+    order = np.argsort(got_keys)
+    groups, counts = np.unique(keys, return_counts=True)
+    np.testing.assert_array_equal(got_keys[order], groups)
+    np.testing.assert_array_equal(got_counts[order], counts.astype(value_dtype))
+    with pytest.raises(gcol.InvalidArgumentError, match="d_values"):
+        m.insert_or_apply(xp.dev(keys), None, gcol.MIN)
+
+
 @pytest.mark.parametrize("op,reduce", [(gcol.ADD, np.add), ("min", np.minimum), (gcol.MAX, np.maximum)])
 def test_group_by_through_insert_or_apply_equals_numpy(xp, rng, op, reduce):
     rows = 1_000_000

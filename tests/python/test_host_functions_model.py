@@ -82,6 +82,9 @@ class FakeMap:
     def insert_or_apply(self, keys, values, op, stream=None):
         fn = {gcol.ADD: lambda a, b: a + b, gcol.MIN: lambda a, b: b if b < a or a != a else a,
               gcol.MAX: lambda a, b: b if b > a or a != a else a}[op]
+        if values is None:  # counting, as the C map does: every key adds one
+            assert op == gcol.ADD
+            values = np.ones(len(keys), dtype=self.vd)
         for k, v in zip(keys.tolist(), values.tolist()):
             self._put(k, v, fn)
 

@@ -25,6 +25,12 @@ __device__ __forceinline__ uint64_t combine_bits(uint64_t a, uint64_t b, int op,
   }
 }
 
+/* The bits of one in value type vtype: what every key adds when
+ * insert_or_apply counts (GCOL_OP_ADD with no values). */
+__host__ __device__ __forceinline__ uint64_t one_bits(int vtype) {
+  return vtype == GCOL_F32 ? 0x3f800000ULL : vtype == GCOL_F64 ? 0x3ff0000000000000ULL : 1ULL;
+}
+
 /* Apply op to a 64-bit value word in place, atomically; a 4-byte value lives
  * in the word's low half (little endian). Native atomics where the hardware
  * has them, a CAS loop for float MIN/MAX. */
