@@ -59,7 +59,7 @@ gcol_status_t mm_init(mm_object *m, uint32_t magic, const gcol_multimap_config_t
   m->l.tile = p.tile;
   m->l.block_threads = pol.block_threads;
   m->l.num_sms = dev.num_sms;
-  m->l.solo_lookups = pol.solo_lookups; /* the multiset's contains (the set's kernel) */
+  m->l.solo_lookups = pol.solo_lookups; /* contains (the set's kernel) and the open engine's count */
   m->l.l2_bytes = dev.l2_bytes;
   m->last = s;
   GCOL_TRY(alloc_all(m, s));
