@@ -807,7 +807,8 @@ GCOL_API gcol_status_t gcol_multimap_status(gcol_multimap_t *mm, cudaStream_t s)
 /* Set and multiset (keys only)                                             */
 /* ------------------------------------------------------------------------ */
 /* The hash map's table without values: the same open addressing (hashing,
- * buckets probed by a tile, double hashing over a prime number of buckets),
+ * buckets probed by one thread per key (or a tile, for 16-byte keys), double
+ * hashing over a prime number of buckets),
  * with slots of 4 bytes (GCOL_U32, GCOL_I32 keys) or 8 bytes (GCOL_U64,
  * GCOL_I64), so a set moves half the bytes of a map of the same keys. Keys
  * are compared as bits, as the map's. Everything the map's section says of
