@@ -33,7 +33,7 @@ extern "C" {
 #define GCOL_MULTISET_TILE 4
 /* Fixed maps with 16-byte slots whose table fits the L2 cache at creation:
  * buckets of 2 chunks, probed by a thread per key (H100, 100M inputs of 1M
- * distinct i64 keys: insert_or_apply 3.73 ms against 4.36 with 4 chunks and
+ * distinct i64 keys: insert_or_apply 3.06 ms against 4.23 with 4 chunks and
  * 6.56 with tiles; find 1.49 / 2.04 / 3.97 ms). Larger and growable maps
  * keep GCOL_MAP_TILE16 and tiles, which lead in DRAM (100M i64 keys at load
  * 0.5, tiles of 4 / a thread per key over 2 chunks: contains 25.8 / 25.0,
