@@ -48,11 +48,7 @@ static int fixture_init(fixture_t *f, size_t n, size_t kb, size_t vb) {
          !f->d_flags || !f->d_count;
 }
 
-static size_t read_count(const fixture_t *f) {
-  size_t c = (size_t)-1;
-  cudaMemcpy(&c, f->d_count, sizeof c, cudaMemcpyDeviceToHost);
-  return c;
-}
+static size_t read_count(const fixture_t *f) { return tu_read_size(f->d_count); }
 
 /* d_out (n values) equals want_i = expected(i); poisons it again. */
 static int values_match(fixture_t *f, size_t first, size_t count, const void *want, uint64_t absent) {

@@ -8,12 +8,6 @@
 
 static const gcol_type_t key_types[4] = {GCOL_U32, GCOL_I32, GCOL_U64, GCOL_I64};
 
-static size_t read_count(const size_t *d) {
-  size_t x = (size_t)-1;
-  cudaMemcpy(&x, d, sizeof x, cudaMemcpyDeviceToHost);
-  return x;
-}
-
 static int is_sentinel(uint64_t k, size_t kb) {
   uint64_t ones = kb == 4 ? 0xffffffffULL : ~0ULL;
   return k == ones || k == ones - 1;
@@ -40,7 +34,7 @@ static test_result_t check_retrieve(gcol_multiset_t *m, const ms_model_t *md, co
   size_t *per = calloc(nq, sizeof *per);
   CHECK(tmp && dk && hk && dqo && hqo && dt && per);
   CHECK_OK(gcol_multiset_retrieve(tmp, &tb, m, dq, nq, dk, dqo, cap, dt, 0));
-  CHECK(read_count(dt) == total);
+  CHECK(tu_read_size(dt) == total);
   CHECK(!tu_to_host(hk, dk, (cap + 1) * kb) && !tu_to_host(hqo, dqo, (cap + 1) * 8));
   size_t got = cap < total ? cap : total;
   CHECK(hqo[cap] == 0xa5a5a5a5a5a5a5a5ULL); /* nothing past the room */
@@ -87,7 +81,7 @@ static test_result_t random_run(gcol_type_t kt, uint64_t seed) {
     }
     CHECK_CUDA(cudaMemcpy(dk, hk, batch * kb, cudaMemcpyHostToDevice));
     CHECK_OK(gcol_multiset_insert(m, dk, batch, dt, 0));
-    CHECK(read_count(dt) == batch);
+    CHECK(tu_read_size(dt) == batch);
     /* queries: half from the universe, half misses (another family) */
     size_t total = 0;
     for (size_t j = 0; j < batch; ++j) {
@@ -102,7 +96,7 @@ static test_result_t random_run(gcol_type_t kt, uint64_t seed) {
     }
     CHECK_CUDA(cudaMemcpy(dk, hk, batch * kb, cudaMemcpyHostToDevice));
     CHECK_OK(gcol_multiset_count(m, dk, batch, dc, dt, 0));
-    CHECK(read_count(dt) == total);
+    CHECK(tu_read_size(dt) == total);
     CHECK(!tu_to_host(hc, dc, batch * 8));
     CHECK_OK(gcol_multiset_contains(m, dk, batch, df, 0));
     CHECK(!tu_to_host(hf, df, batch));
@@ -172,7 +166,7 @@ TEST(multiset_full_sentinels_and_bad_input) {
     size_t *dc = tu_poisoned(8);
     CHECK(d && dc);
     CHECK_OK(gcol_multiset_insert(m, d, n, dc, 0));
-    CHECK(read_count(dc) == cap); /* every slot taken, the rest skipped */
+    CHECK(tu_read_size(dc) == cap); /* every slot taken, the rest skipped */
     CHECK_STATUS(gcol_multiset_status(m, 0), GCOL_ERROR_FULL); /* FULL before RESERVED_KEY */
     CHECK_OK(gcol_multiset_size(m, &size, 0));
     CHECK(size == cap);
@@ -185,7 +179,7 @@ TEST(multiset_full_sentinels_and_bad_input) {
     CHECK_STATUS(gcol_multiset_retrieve_all(m, d, NULL, 0), GCOL_ERROR_INVALID_ARGUMENT);
     CHECK_OK(gcol_multiset_clear(m, 0));
     CHECK_OK(gcol_multiset_insert(m, d, 10, dc, 0));
-    CHECK(read_count(dc) == 9); /* input 3 is the empty key */
+    CHECK(tu_read_size(dc) == 9); /* input 3 is the empty key */
     CHECK_STATUS(gcol_multiset_size(m, &size, 0), GCOL_ERROR_RESERVED_KEY);
     CHECK(size == 9);
     gcol_multiset_destroy(m);

@@ -58,12 +58,6 @@ static size_t model_size(const model_t *md) {
   return n;
 }
 
-static size_t read_count(const size_t *d) {
-  size_t x = (size_t)-1;
-  cudaMemcpy(&x, d, sizeof x, cudaMemcpyDeviceToHost);
-  return x;
-}
-
 /* retrieve_all equals the model: every key once, and only present ones. */
 static test_result_t check_all(gcol_set_t *s, const model_t *md, cudaStream_t st) {
   size_t n = 0, got = 0;
@@ -123,7 +117,7 @@ static test_result_t random_run(gcol_type_t kt, int growable, uint64_t seed, int
         for (size_t j = 0; j < batch; ++j)
           if (!md.present[idx[j]]) md.present[idx[j]] = 1, ++want;
         CHECK_OK(gcol_set_insert(s, dk, batch, dc, s0));
-        CHECK(read_count(dc) == want);
+        CHECK(tu_read_size(dc) == want);
       } else if (op == 1) { /* insert_and_contains: one flag per new key */
         CHECK_OK(gcol_set_insert_and_contains(s, dk, batch, df, s0));
         CHECK(!tu_to_host(hf, df, batch));
@@ -143,7 +137,7 @@ static test_result_t random_run(gcol_type_t kt, int growable, uint64_t seed, int
         for (size_t j = 0; j < batch; ++j)
           if (md.present[idx[j]]) md.present[idx[j]] = 0, ++want;
         CHECK_OK(gcol_set_erase(s, dk, batch, dc, s0));
-        CHECK(read_count(dc) == want);
+        CHECK(tu_read_size(dc) == want);
       } else { /* contains */
         CHECK_OK(gcol_set_contains(s, dk, batch, df, s0));
         CHECK(!tu_to_host(hf, df, batch));
@@ -202,7 +196,7 @@ TEST(set_erase_reinsert_cycles) {
     CHECK_CUDA(cudaMemcpy(d, h, 2 * n * kb, cudaMemcpyHostToDevice));
     for (int cycle = 0; cycle < 20; ++cycle) {
       CHECK_OK(gcol_set_insert(s, d, 2 * n, dc, 0));
-      CHECK(read_count(dc) == n);
+      CHECK(tu_read_size(dc) == n);
       if (cycle % 5 == 4) {
         model_t md = {kb, span, 99 + t, calloc(span, 1)};
         for (size_t j = 0; j < n; ++j) md.present[tu_key_index(md.offset, tu_get(h, j, kb), kb)] = 1;
@@ -210,7 +204,7 @@ TEST(set_erase_reinsert_cycles) {
         free(md.present);
       }
       CHECK_OK(gcol_set_erase(s, d, 2 * n, dc, 0));
-      CHECK(read_count(dc) == n);
+      CHECK(tu_read_size(dc) == n);
     }
     size_t size = 1;
     CHECK_OK(gcol_set_size(s, &size, 0));
@@ -239,7 +233,7 @@ TEST(set_full_fixed) {
     tu_unique_keys(h, kb, n, 5 + t, &span);
     CHECK_CUDA(cudaMemcpy(d, h, n * kb, cudaMemcpyHostToDevice));
     CHECK_OK(gcol_set_insert(s, d, n, dc, 0));
-    CHECK(read_count(dc) == cap); /* every slot taken */
+    CHECK(tu_read_size(dc) == cap); /* every slot taken */
     CHECK_STATUS(gcol_set_status(s, 0), GCOL_ERROR_FULL);
     CHECK_OK(gcol_set_status(s, 0)); /* cleared once returned */
     CHECK_OK(gcol_set_size(s, &size, 0));
@@ -253,9 +247,9 @@ TEST(set_full_fixed) {
     CHECK(found == cap);
     /* erase one, insert it again: fits */
     CHECK_OK(gcol_set_erase(s, out, 1, dc, 0));
-    CHECK(read_count(dc) == 1);
+    CHECK(tu_read_size(dc) == 1);
     CHECK_OK(gcol_set_insert(s, out, 1, dc, 0));
-    CHECK(read_count(dc) == 1);
+    CHECK(tu_read_size(dc) == 1);
     CHECK_OK(gcol_set_status(s, 0));
     CHECK_STATUS(gcol_set_reserve(s, cap + 1, 0), GCOL_ERROR_FULL);
     CHECK_OK(gcol_set_reserve(s, cap, 0));
@@ -284,7 +278,7 @@ TEST(set_growth_out_of_memory) {
     tu_unique_keys(h, kb, n, 1234 + t, &span);
     CHECK_CUDA(cudaMemcpy(d, h, n * kb, cudaMemcpyHostToDevice));
     CHECK_OK(gcol_set_insert(s, d, 50, dc, 0));
-    CHECK(read_count(dc) == 50);
+    CHECK(tu_read_size(dc) == 50);
     size_t cap0 = 0, cap1 = 0;
     CHECK_OK(gcol_set_capacity(s, &cap0));
     a.calls = 0, a.fail_from = 1; /* the growth's allocation fails */
@@ -297,7 +291,7 @@ TEST(set_growth_out_of_memory) {
     RUN(check_all(s, &md, 0));
     a.fail_from = 0;
     CHECK_OK(gcol_set_insert(s, (char *)d + 50 * kb, n - 50, dc, 0));
-    CHECK(read_count(dc) == n - 50);
+    CHECK(tu_read_size(dc) == n - 50);
     CHECK_OK(gcol_set_size(s, &size, 0));
     CHECK(size == n);
     gcol_set_destroy(s);

@@ -84,12 +84,6 @@ static size_t model_total(const model_t *md) {
   return n;
 }
 
-static size_t read_count(const size_t *d) {
-  size_t x = (size_t)-1;
-  cudaMemcpy(&x, d, sizeof x, cudaMemcpyDeviceToHost);
-  return x;
-}
-
 /* A batch of n universe indices with duplicates (a narrow span at times). */
 static void make_batch(const model_t *md, tu_rng_t *r, size_t n, int narrow, size_t *idx, k128_t *hk) {
   size_t span = narrow ? md->universe / 8 + 1 : md->universe;
@@ -163,7 +157,7 @@ static test_result_t map_run(gcol_type_t vt, int growable, int key_cas, uint64_t
           CHECK_OK(gcol_map_insert(m, dk, dv, batch, dc, s0));
           for (size_t j = 0; j < batch; ++j)
             if (!md.count[idx[j]]) md.count[idx[j]] = 1, md.value[idx[j]] = tu_get(hv, j, vb), ++want;
-          CHECK(read_count(dc) == want);
+          CHECK(tu_read_size(dc) == want);
           break;
         case 1: /* insert_or_assign */
           CHECK_OK(gcol_map_insert_or_assign(m, dk, dv, batch, s0));
@@ -199,7 +193,7 @@ static test_result_t map_run(gcol_type_t vt, int growable, int key_cas, uint64_t
           CHECK_OK(gcol_map_erase(m, dk, batch / 2, dc, s0));
           for (size_t j = 0; j < batch / 2; ++j)
             if (md.count[idx[j]]) md.count[idx[j]] = 0, ++want;
-          CHECK(read_count(dc) == want);
+          CHECK(tu_read_size(dc) == want);
           break;
         case 5: /* find and contains */
           CHECK_OK(gcol_map_find(m, dk, batch, dout, s0));
@@ -266,7 +260,7 @@ static test_result_t set_run(int growable, int key_cas, uint64_t seed) {
         CHECK_OK(gcol_set_insert(s, dk, batch, dc, s0));
         for (size_t j = 0; j < batch; ++j)
           if (!md.count[idx[j]]) md.count[idx[j]] = 1, ++want;
-        CHECK(read_count(dc) == want);
+        CHECK(tu_read_size(dc) == want);
       } else if (op == 1) {
         CHECK_OK(gcol_set_insert_and_contains(s, dk, batch, df, s0));
         CHECK(!tu_to_host(hf, df, batch));
@@ -283,7 +277,7 @@ static test_result_t set_run(int growable, int key_cas, uint64_t seed) {
         CHECK_OK(gcol_set_erase(s, dk, batch / 2, dc, s0));
         for (size_t j = 0; j < batch / 2; ++j)
           if (md.count[idx[j]]) md.count[idx[j]] = 0, ++want;
-        CHECK(read_count(dc) == want);
+        CHECK(tu_read_size(dc) == want);
       } else {
         CHECK_OK(gcol_set_contains(s, dk, batch, df, s0));
         CHECK(!tu_to_host(hf, df, batch));
@@ -339,7 +333,7 @@ static test_result_t multi_run(gcol_type_t vt, gcol_multimap_engine_t engine, ui
     if (vb) CHECK_CUDA(cudaMemcpy(dv, hv, batch * vb, cudaMemcpyHostToDevice));
     if (ms) CHECK_OK(gcol_multiset_insert(ms, dk, batch, dc, 0));
     else CHECK_OK(gcol_multimap_insert(mm, dk, dv, batch, dc, 0));
-    CHECK(read_count(dc) == batch);
+    CHECK(tu_read_size(dc) == batch);
     /* count a fresh batch of queries */
     make_batch(&md, &r, batch, 0, idx, hk);
     CHECK_CUDA(cudaMemcpy(dk, hk, batch * 16, cudaMemcpyHostToDevice));
@@ -351,7 +345,7 @@ static test_result_t multi_run(gcol_type_t vt, gcol_multimap_engine_t engine, ui
       CHECK(hc[j] == md.count[idx[j]]);
       total += hc[j];
     }
-    CHECK(read_count(dc) == total);
+    CHECK(tu_read_size(dc) == total);
   }
   size_t n = 0, got = 0;
   if (ms) CHECK_OK(gcol_multiset_size(ms, &n, 0));
@@ -403,7 +397,7 @@ TEST(u128_sentinels_skipped_and_latched) {
   size_t *dc = tu_poisoned(8), n = 0;
   CHECK(dk && dv && dout && df && dc);
   CHECK_OK(gcol_map_insert(m, dk, dv, 6, dc, 0));
-  CHECK(read_count(dc) == 4);
+  CHECK(tu_read_size(dc) == 4);
   CHECK_STATUS(gcol_map_status(m, 0), GCOL_ERROR_RESERVED_KEY);
   CHECK_OK(gcol_map_status(m, 0)); /* cleared once returned */
   CHECK_OK(gcol_map_find(m, dk, 6, dout, 0));
@@ -422,7 +416,7 @@ TEST(u128_sentinels_skipped_and_latched) {
     gcol_set_t *s = NULL;
     CHECK_OK(gcol_set_create(&s, &sc, 0));
     CHECK_OK(gcol_set_insert(s, dk, 6, dc, 0));
-    CHECK(read_count(dc) == 4);
+    CHECK(tu_read_size(dc) == 4);
     CHECK_STATUS(gcol_set_status(s, 0), GCOL_ERROR_RESERVED_KEY);
     gcol_set_destroy(s);
   }

@@ -106,6 +106,12 @@ void *tu_poisoned(size_t bytes) {
 int tu_to_host(void *h, const void *d, size_t bytes) {
   return bytes && cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost) != cudaSuccess;
 }
+size_t tu_read_size(const size_t *d) {
+  size_t x = (size_t)-1;
+  cudaMemcpy(&x, d, sizeof x, cudaMemcpyDeviceToHost);
+  return x;
+}
+
 void tu_free(void *d) {
   if (d) cudaFree(d);
 }

@@ -39,6 +39,8 @@ void tu_put(void *a, size_t i, size_t bytes, uint64_t v);
 void *tu_to_device(const void *h, size_t bytes);
 void *tu_poisoned(size_t bytes);
 int tu_to_host(void *h, const void *d, size_t bytes); /* 0 on success */
+/* A device-side size_t (a count a call wrote), or SIZE_MAX when it cannot be read. */
+size_t tu_read_size(const size_t *d);
 void tu_free(void *d);
 
 /* A fast xorshift PRNG for test data. */
