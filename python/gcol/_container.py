@@ -28,6 +28,11 @@ class Container(Handle):
     def _call_name(self, name):
         return "gcol_" + self._prefix + name
 
+    def _keys(self, keys, stream):
+        """The typed keys of a call that takes keys only, and its stream."""
+        k = typed(keys, self.key_dtype, "keys")
+        return k, self._stream(stream, k)
+
     def _pairs(self, keys, values, stream):
         """The typed inputs of a call that takes pairs, and its stream."""
         k = typed(keys, self.key_dtype, "keys")

@@ -111,8 +111,7 @@ class Map(Sentinels, Container):
         values None with ADD counts: every key adds one (no array of ones)."""
         code = op_code(op)
         if values is None:
-            k = typed(keys, self.key_dtype, "keys")
-            ptr, s = 0, self._stream(stream, k)
+            (k, s), ptr = self._keys(keys, stream), 0
         else:
             k, v, s = self._pairs(keys, values, stream)
             ptr = v.ptr
@@ -151,8 +150,7 @@ class Map(Sentinels, Container):
 
     def erase(self, keys, stream=None):
         """Remove keys (absent ones are ignored)."""
-        k = typed(keys, self.key_dtype, "keys")
-        s = self._stream(stream, k)
+        k, s = self._keys(keys, stream)
         self._check(self._f.map_erase(self._handle(), k.ptr, k.n, None, s))
 
     # ---- whole map (size, len, retrieve_all, clear, status: Container) -------

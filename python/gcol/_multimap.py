@@ -53,8 +53,7 @@ class Multimap(Container):
         to a sentinel raises ReservedKeyError, or with
         sentinel_queries_match_nothing=True simply matches nothing (the
         multimap's latched RESERVED_KEY is then cleared)."""
-        k = typed(keys, self.key_dtype, "keys")
-        s = self._stream(stream, k)
+        k, s = self._keys(keys, stream)
         h = self._handle()
         total = k.lib.empty((1,), "int64", k)
         total_ptr = typed(total, "int64", "total").ptr

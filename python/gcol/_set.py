@@ -79,10 +79,6 @@ class _Keys(Sentinels, Container):
         state = "closed" if self._h is None else "capacity %d" % self.capacity
         return "gcol.%s(%s, %s)" % (type(self).__name__, self.key_dtype, state)
 
-    def _keys(self, keys, stream):
-        k = typed(keys, self.key_dtype, "keys")
-        return k, self._stream(stream, k)
-
     def _flags(self, name, keys, out, stream):
         k, s = self._keys(keys, stream)
         if out is None:
