@@ -51,6 +51,7 @@ gcol_status_t mm_init(mm_object *m, uint32_t magic, const gcol_multimap_config_t
   m->p = p;
   gcol_device_info_t dev;
   GCOL_TRY(gcol_current_device_info(&dev));
+  GCOL_TRY(gcol_device_l2_bytes(dev.device, &m->l.l2_bytes));
   gcol_map_policy_t pol = gcol_map_policy_for(dev.cc_major);
   m->r.t = table_ref_for(c.map, pol.key_cas);
   m->r.t.capacity = p.capacity;
@@ -60,7 +61,6 @@ gcol_status_t mm_init(mm_object *m, uint32_t magic, const gcol_multimap_config_t
   m->l.block_threads = pol.block_threads;
   m->l.num_sms = dev.num_sms;
   m->l.solo_lookups = pol.solo_lookups; /* contains (the set's kernel) and the open engine's count */
-  m->l.l2_bytes = dev.l2_bytes;
   m->last = s;
   GCOL_TRY(alloc_all(m, s));
   return mm_clear(m, s);
