@@ -22,9 +22,10 @@ typedef struct {
   int device;
   int cc_major, cc_minor; /* compute capability */
   int num_sms;
-  size_t l2_bytes; /* L2 cache */
 } gcol_device_info_t;
 gcol_status_t gcol_current_device_info(gcol_device_info_t *info);
+/* The L2 cache of a device (open-addressing tables pick kernels by it, at creation). */
+gcol_status_t gcol_device_l2_bytes(int device, size_t *l2_bytes);
 
 /* NVTX ranges around public calls (no-ops with -DGCOL_NVTX_DISABLE). */
 void gcol_nvtx_push(const char *name);

@@ -51,9 +51,13 @@ gcol_status_t gcol_current_device_info(gcol_device_info_t *info) {
   GCOL_CUDA_TRY(cudaDeviceGetAttribute(&info->cc_major, cudaDevAttrComputeCapabilityMajor, info->device));
   GCOL_CUDA_TRY(cudaDeviceGetAttribute(&info->cc_minor, cudaDevAttrComputeCapabilityMinor, info->device));
   GCOL_CUDA_TRY(cudaDeviceGetAttribute(&info->num_sms, cudaDevAttrMultiProcessorCount, info->device));
+  return GCOL_SUCCESS;
+}
+
+gcol_status_t gcol_device_l2_bytes(int device, size_t *l2_bytes) {
   int l2 = 0;
-  GCOL_CUDA_TRY(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, info->device));
-  info->l2_bytes = (size_t)l2;
+  GCOL_CUDA_TRY(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  *l2_bytes = (size_t)l2;
   return GCOL_SUCCESS;
 }
 

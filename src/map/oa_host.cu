@@ -17,16 +17,16 @@ gcol_status_t oa_init(oa_object *o, uint32_t magic, const gcol_map_config_t &c, 
   o->cfg = c;
   gcol_device_info_t dev;
   GCOL_TRY(gcol_current_device_info(&dev));
+  GCOL_TRY(gcol_device_l2_bytes(dev.device, &o->l.l2_bytes));
   gcol_map_policy_t p = gcol_map_policy_for(dev.cc_major);
   o->kb = (int)gcol_type_size(c.key_type);
   o->vb = vb;
   o->t = table_ref_for(c, p.key_cas);
-  o->l.tile = gcol_oa_tile(&p, o->kb, vb, c.capacity, c.growable, dev.l2_bytes);
+  o->l.tile = gcol_oa_tile(&p, o->kb, vb, c.capacity, c.growable, o->l.l2_bytes);
   o->l.block_threads = p.block_threads;
   o->l.num_sms = dev.num_sms;
   o->l.solo_lookups = p.solo_lookups;
   o->l.solo_upserts = p.solo_upserts;
-  o->l.l2_bytes = dev.l2_bytes;
   o->last = s;
   void *state = NULL;
   GCOL_TRY(map_alloc(o, &state, sizeof(map_state), s));
