@@ -31,25 +31,16 @@ struct oa_engine {
                                                      : GCOL_MM_TILE8;
   table_ref t;
 
-  /* Each lane reads T / (tile width) consecutive chunks of a bucket: one
-   * with the library's tiles of T lanes, the whole bucket with a solo_tile
-   * (the thread-per-query count). */
   template <class Tile, class Visit>
   __device__ __forceinline__ void scan(const Tile &tile, key_of<SB> key, uint64_t h, Visit &&visit) const {
-    constexpr int C = T / Tile::num_threads();
-    static_assert(C >= 1, "a scanning tile is at most as wide as a bucket");
+    const chunk<SB> *chunks = static_cast<const chunk<SB> *>(t.slots);
     probe_seq seq(h, t.num_buckets);
     for (uint32_t i = 0; i < t.num_buckets; ++i, seq.next()) {
-      lane_chunks<SB, C> l = load_lane<SB, C, true>(lane_base<T, SB, C>(t, seq.bucket, tile.thread_rank()));
-      bool empty = false;
-#pragma unroll
-      for (int j = 0; j < C; ++j) {
-        unsigned m, e, x;
-        classify(l.c[j], key, t, m, e, x);
-        if (tile.any(m != 0)) visit(m, l.c[j]);
-        empty |= e != 0;
-      }
-      if (tile.any(empty)) return;
+      chunk<SB> c = load_chunk_ro(chunks + (size_t)seq.bucket * T + tile.thread_rank());
+      unsigned m, e, x;
+      classify(c, key, t, m, e, x);
+      if (tile.any(m != 0)) visit(m, c);
+      if (tile.any(e != 0)) return;
     }
   }
 };

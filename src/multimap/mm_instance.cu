@@ -40,7 +40,7 @@ cudaError_t mm_ops<KB, VB>::query(const launch_cfg &l, const mm_ref &r, const vo
   constexpr int SB = slot_of<KB, VB>();
   if (r.chained) launch_query<chain_engine<SB>, KB, VB>(l.num_sms, {r.t, r.next, r.heads}, keys, n, o, write, s);
   else if (!write && solo_for<SB>(l.solo_lookups, l, r.t))
-    oa_count_solo_kernel<KB, VB><<<grid_per_item(MM_BLOCK, n), MM_BLOCK, 0, s>>>({r.t}, keys, n, o);
+    oa_count_solo_kernel<KB, VB><<<grid_per_item(MM_BLOCK, n), MM_BLOCK, 0, s>>>(r.t, keys, n, o);
   else launch_query<oa_engine<SB>, KB, VB>(l.num_sms, {r.t}, keys, n, o, write, s);
   return cudaGetLastError();
 }

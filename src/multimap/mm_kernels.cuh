@@ -89,18 +89,26 @@ __global__ void query_kernel(E e, const void *queries, size_t n, mm_query_out o)
 }
 
 /* count in an open table by a thread per query (the policy's solo_lookups
- * classes): the engine's scan with a solo_tile, which reads the whole
- * bucket itself. */
+ * classes): the engine's scan with the whole bucket read by one thread,
+ * matches summed, stopping after the first bucket with an empty slot. */
 template <int KB, int VB>
-__global__ void __launch_bounds__(256) oa_count_solo_kernel(oa_engine<slot_of<KB, VB>()> e, const void *queries,
-                                                          size_t n, mm_query_out o) {
+__global__ void __launch_bounds__(256) oa_count_solo_kernel(table_ref t, const void *queries, size_t n, mm_query_out o) {
+  constexpr int SB = slot_of<KB, VB>(), T = oa_engine<SB>::T;
   unsigned long long total = 0;
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
     key_word<KB> k{};
     uint64_t h = 0;
     unsigned long long c = 0;
-    if (load_key<KB>(e.t, queries, i, n, k, h))
-      e.scan(solo_tile{}, k, h, [&c](unsigned m, const chunk<slot_of<KB, VB>()> &) { c += __popc(m); });
+    if (load_key<KB>(t, queries, i, n, k, h)) {
+      probe_seq seq(h, t.num_buckets);
+      for (uint32_t b = 0; b < t.num_buckets; ++b, seq.next()) {
+        lane_chunks<SB, T> l = load_lane<SB, T, true>(lane_base<T, SB, T>(t, seq.bucket, 0));
+        unsigned m, e, x;
+        classify(l, k, t, m, e, x);
+        c += __popc(m);
+        if (e) break;
+      }
+    }
     if (o.counts) o.counts[i] = c;
     total += c;
   }
