@@ -129,6 +129,19 @@ static void bench_apply(size_t n) {
   gcol_map_t *m = NULL;
   ok(gcol_map_create(&m, &c, stream), "create");
   row("apply(ADD)", "i64/i64", 0.5, n, time_op(m, OP_APPLY, keys, NULL, vals, NULL, n), 16, 10.19, 11.0 / 10.19, 0);
+  /* the same with the cudaMallocAsync pool keeping its memory between calls,
+     so the batch is reduced in shared memory first (gcol.h, 1.2.1) */
+  int dev = 0;
+  cudaMemPool_t mp;
+  unsigned long long keep = 0, all = ~0ULL; /* cuuint64_t */
+  BENCH_CUDA(cudaGetDevice(&dev));
+  BENCH_CUDA(cudaDeviceGetMemPool(&mp, dev));
+  BENCH_CUDA(cudaMemPoolGetAttribute(mp, cudaMemPoolAttrReleaseThreshold, &keep));
+  BENCH_CUDA(cudaMemPoolSetAttribute(mp, cudaMemPoolAttrReleaseThreshold, &all));
+  row("apply, kept", "i64/i64", 0.5, n, time_op(m, OP_APPLY, keys, NULL, vals, NULL, n), 16, 0, 0, 0);
+  BENCH_CUDA(cudaMemPoolSetAttribute(mp, cudaMemPoolAttrReleaseThreshold, &keep));
+  BENCH_CUDA(cudaStreamSynchronize(stream));
+  BENCH_CUDA(cudaMemPoolTrimTo(mp, 0));
   gcol_map_destroy(m);
   BENCH_CUDA(cudaFree(keys));
   BENCH_CUDA(cudaFree(vals));

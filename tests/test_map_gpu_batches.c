@@ -144,7 +144,11 @@ static uint64_t cpu_apply(uint64_t a, uint64_t b, gcol_op_t op, gcol_type_t t, d
   return r;
 }
 
-static test_result_t apply(gcol_type_t kt, gcol_type_t vt, gcol_op_t op, size_t n, size_t d, int key_cas) {
+/* grouped: 0, or the shared table (bytes) of a grouped apply forced at any
+ * batch size (map_grouped.cuh); sentinels: a few inputs past the first d
+ * hold the sentinel keys (skipped, latched as RESERVED_KEY). */
+static test_result_t apply(gcol_type_t kt, gcol_type_t vt, gcol_op_t op, size_t n, size_t d, int key_cas,
+                           size_t grouped, int sentinels) {
   REQUIRE_GPU();
   if (n > test_max_n()) return TEST_SKIP;
   size_t kb = gcol_type_size(kt), vb = gcol_type_size(vt);
@@ -157,6 +161,14 @@ static test_result_t apply(gcol_type_t kt, gcol_type_t vt, gcol_op_t op, size_t 
     else tu_put(b.vals, i, vb, vt == GCOL_I32 || vt == GCOL_I64 ? (uint64_t)((int64_t)(x % 2001) - 1000) : x);
   }
   CHECK_CUDA(cudaMemcpy(b.d_vals, b.vals, n * vb, cudaMemcpyHostToDevice));
+  const size_t reserved_at[] = {d + 1, d + (n - d) / 2, n - 1};
+  uint64_t ones = kb == 4 ? 0xffffffffULL : ~0ULL; /* -1 and -2: the default sentinels */
+  for (int i = 0; sentinels && i < 3; ++i) {
+    CHECK(reserved_at[i] >= d && reserved_at[i] < n);
+    tu_put(b.keys, reserved_at[i], kb, ones - (i & 1));
+    b.r[reserved_at[i]] = UINT32_MAX;
+  }
+  if (sentinels) CHECK_CUDA(cudaMemcpy(b.d_keys, b.keys, n * kb, cudaMemcpyHostToDevice));
   /* inputs 0..d/2-1 (distinct pool keys) go in first with insert: apply must fold onto them */
   size_t pre = d / 2;
   uint64_t *want = malloc(d * 8);
@@ -169,6 +181,7 @@ static test_result_t apply(gcol_type_t kt, gcol_type_t vt, gcol_op_t op, size_t 
   for (size_t i = 0; i < n; ++i) {
     uint32_t j = b.r[i];
     uint64_t v = tu_get(b.vals, i, vb);
+    if (j == UINT32_MAX) continue; /* a sentinel key */
     if (!has[j]) has[j] = 1, want[j] = v, acc[j] = as_double(v, vt);
     else want[j] = cpu_apply(want[j], v, op, vt, &acc[j]);
   }
@@ -177,10 +190,13 @@ static test_result_t apply(gcol_type_t kt, gcol_type_t vt, gcol_op_t op, size_t 
   gcol_map_t *m = make_map(kt, vt, 2 * d, s);
   CHECK(m);
   if (key_cas) CHECK_OK(gcol_map_set_policy_for_testing(m, 4, 1));
+  CHECK_OK(gcol_map_set_grouped_for_testing(m, grouped ? 0 : SIZE_MAX, grouped));
   void *d_out = tu_poisoned(n * vb);
   CHECK(d_out);
   CHECK_OK(gcol_map_insert(m, b.d_keys, b.d_vals, pre, NULL, s));
   CHECK_OK(gcol_map_insert_or_apply(m, b.d_keys, b.d_vals, n, op, s));
+  CHECK(gcol_map_grouped_calls_for_testing(m) == (grouped ? 1u : 0u));
+  CHECK_STATUS(gcol_map_status(m, s), sentinels ? GCOL_ERROR_RESERVED_KEY : GCOL_SUCCESS);
   CHECK_OK(gcol_map_find(m, b.d_keys, d, d_out, s)); /* inputs 0..d-1 are pool keys 0..d-1 */
   size_t size = 0;
   CHECK_OK(gcol_map_size(m, &size, s));
@@ -211,26 +227,50 @@ TEST(map_gpu_insert_or_apply_every_type_and_op) {
   const gcol_type_t vs[] = {GCOL_U32, GCOL_I32, GCOL_F32, GCOL_U64, GCOL_I64, GCOL_F64};
   for (int v = 0; v < 6; ++v)
     for (int op = GCOL_OP_ADD; op <= GCOL_OP_MAX; ++op) {
-      RUN(apply(GCOL_U64, vs[v], (gcol_op_t)op, 200000, 2000, 0));
-      RUN(apply(GCOL_U32, vs[v], (gcol_op_t)op, 100000, 50000, 0));
+      RUN(apply(GCOL_U64, vs[v], (gcol_op_t)op, 200000, 2000, 0, 0, 0));
+      RUN(apply(GCOL_U32, vs[v], (gcol_op_t)op, 100000, 50000, 0, 0, 0));
     }
+  return TEST_PASS;
+}
+/* The same through the grouped path (a batch many times its map's size):
+ * a shared table that holds each partition's keys, and one of 32 slots, so
+ * most keys overflow into the map and keys land there in partials. */
+TEST(map_gpu_insert_or_apply_grouped_every_type_and_op) {
+  const gcol_type_t vs[] = {GCOL_U32, GCOL_I32, GCOL_F32, GCOL_U64, GCOL_I64, GCOL_F64};
+  for (int v = 0; v < 6; ++v)
+    for (int op = GCOL_OP_ADD; op <= GCOL_OP_MAX; ++op) {
+      size_t small = 32 * (8 + gcol_type_size(vs[v]));
+      RUN(apply(GCOL_U64, vs[v], (gcol_op_t)op, 200000, 2000, 0, 96 << 10, 0));
+      RUN(apply(GCOL_I32, vs[v], (gcol_op_t)op, 400000, 20000, 0, 96 << 10, 0));
+      RUN(apply(GCOL_U64, vs[v], (gcol_op_t)op, 200000, 2000, 0, small, 0));
+    }
+  return TEST_PASS;
+}
+TEST(map_gpu_insert_or_apply_grouped_sentinels_and_claims) {
+  for (int op = GCOL_OP_ADD; op <= GCOL_OP_MAX; ++op) {
+    RUN(apply(GCOL_I64, GCOL_I64, (gcol_op_t)op, 200000, 2000, 0, 96 << 10, 1));
+    RUN(apply(GCOL_I32, GCOL_F32, (gcol_op_t)op, 200000, 2000, 0, 96 << 10, 1));
+    RUN(apply(GCOL_U64, GCOL_F64, (gcol_op_t)op, 200000, 2000, 1, 96 << 10, 0));
+  }
+  RUN(apply(GCOL_I64, GCOL_I64, GCOL_OP_ADD, 200000, 2000, 0, 0, 1)); /* the direct path, alike */
   return TEST_PASS;
 }
 TEST(map_gpu_insert_or_apply_pre_sm90_claim) {
   const gcol_type_t vs[] = {GCOL_I32, GCOL_F64, GCOL_I64};
   for (int v = 0; v < 3; ++v)
-    for (int op = GCOL_OP_ADD; op <= GCOL_OP_MAX; ++op) RUN(apply(GCOL_U64, vs[v], (gcol_op_t)op, 200000, 2000, 1));
+    for (int op = GCOL_OP_ADD; op <= GCOL_OP_MAX; ++op) RUN(apply(GCOL_U64, vs[v], (gcol_op_t)op, 200000, 2000, 1, 0, 0));
   return TEST_PASS;
 }
 TEST(map_gpu_insert_or_apply_counts_1M_keys) {
-  RUN(apply(GCOL_I64, GCOL_I64, GCOL_OP_ADD, 8000000, 1000000, 0));
+  RUN(apply(GCOL_I64, GCOL_I64, GCOL_OP_ADD, 8000000, 1000000, 0, 0, 0));
+  RUN(apply(GCOL_I64, GCOL_I64, GCOL_OP_ADD, 8000000, 1000000, 0, 96 << 10, 0));
   return TEST_PASS;
 }
 
 /* insert_or_apply ADD with no values counts every key's occurrences (1, or
  * 1.0 for floats), twice over, on the thread-per-key kernels (a small map)
  * and on tiles; MIN with no values is refused and changes nothing. */
-static test_result_t count_without_values(gcol_type_t vt, int tile) {
+static test_result_t count_without_values(gcol_type_t vt, int tile, int grouped) {
   REQUIRE_GPU();
   const size_t n = 100000, d = 1000, kb = 8, vb = gcol_type_size(vt);
   if (n > test_max_n()) return TEST_SKIP;
@@ -249,8 +289,10 @@ static test_result_t count_without_values(gcol_type_t vt, int tile) {
   gcol_map_t *m = make_map(GCOL_U64, vt, 4 * d, 0);
   CHECK(m);
   if (tile) CHECK_OK(gcol_map_set_policy_for_testing(m, tile, 0));
+  if (grouped) CHECK_OK(gcol_map_set_grouped_for_testing(m, 0, 96 << 10));
   CHECK_OK(gcol_map_insert_or_apply(m, d_keys, NULL, n, GCOL_OP_ADD, 0));
   CHECK_OK(gcol_map_insert_or_apply(m, d_keys, NULL, n, GCOL_OP_ADD, 0));
+  CHECK(gcol_map_grouped_calls_for_testing(m) == (grouped ? 2u : 0u));
   CHECK_STATUS(gcol_map_insert_or_apply(m, d_keys, NULL, n, GCOL_OP_MIN, 0), GCOL_ERROR_INVALID_ARGUMENT);
   CHECK(strstr(gcol_last_error_message(), "d_values") != NULL);
   size_t size = 0;
@@ -273,7 +315,8 @@ static test_result_t count_without_values(gcol_type_t vt, int tile) {
 TEST(map_gpu_insert_or_apply_counts_without_values) {
   const gcol_type_t vts[] = {GCOL_U32, GCOL_I64, GCOL_F32, GCOL_F64};
   for (int i = 0; i < 4; ++i)
-    for (int tile = 0; tile <= 4; tile += 4) RUN(count_without_values(vts[i], tile));
+    for (int tile = 0; tile <= 4; tile += 4) RUN(count_without_values(vts[i], tile, 0));
+  for (int i = 0; i < 4; ++i) RUN(count_without_values(vts[i], 0, 1));
   return TEST_PASS;
 }
 
@@ -341,6 +384,48 @@ TEST(map_gpu_fill_to_095_then_past_full) {
   RUN(fill_past_full(GCOL_U32, GCOL_U32, 10000, 0));
   RUN(fill_past_full(GCOL_U32, GCOL_U64, 3000, 8));
   RUN(fill_past_full(GCOL_U64, GCOL_U32, 20000, 1));
+  return TEST_PASS;
+}
+
+/* A grouped insert_or_apply past a full map: FULL, the map full, no hang;
+ * the keys it holds hold their inputs' sum (every partial of a key applies
+ * once the key is in). */
+TEST(map_gpu_insert_or_apply_grouped_past_full) {
+  REQUIRE_GPU();
+  const size_t n = 400000, d = 20000;
+  dup_batch_t b;
+  CHECK(dup_batch(&b, n, d, 8, 8, 31) == 0);
+  for (size_t i = 0; i < n; ++i) tu_put(b.vals, i, 8, 1 + (i & 7));
+  CHECK_CUDA(cudaMemcpy(b.d_vals, b.vals, n * 8, cudaMemcpyHostToDevice));
+  uint64_t *sum = calloc(d, 8), *got = malloc(d * 8);
+  uint8_t *found = malloc(d);
+  CHECK(sum && got && found);
+  for (size_t i = 0; i < n; ++i) sum[b.r[i]] += 1 + (i & 7);
+  gcol_map_t *m = make_map(GCOL_U64, GCOL_U64, d / 4, 0);
+  CHECK(m);
+  CHECK_OK(gcol_map_set_grouped_for_testing(m, 0, 96 << 10));
+  size_t cap = 0, size = 0, present = 0;
+  CHECK_OK(gcol_map_capacity(m, &cap));
+  CHECK_OK(gcol_map_insert_or_apply(m, b.d_keys, b.d_vals, n, GCOL_OP_ADD, 0));
+  CHECK(gcol_map_grouped_calls_for_testing(m) == 1);
+  CHECK_STATUS(gcol_map_status(m, 0), GCOL_ERROR_FULL);
+  CHECK_OK(gcol_map_size(m, &size, 0));
+  CHECK(size == cap);
+  void *d_out = tu_poisoned(d * 8);
+  uint8_t *d_found = tu_poisoned(d);
+  CHECK(d_out && d_found);
+  CHECK_OK(gcol_map_find(m, b.d_keys, d, d_out, 0)); /* inputs 0..d-1 are the d keys */
+  CHECK_OK(gcol_map_contains(m, b.d_keys, d, d_found, 0));
+  CHECK(!tu_to_host(got, d_out, d * 8) && !tu_to_host(found, d_found, d));
+  for (size_t j = 0; j < d; ++j)
+    if (found[j]) {
+      ++present;
+      CHECK(got[j] <= sum[j]);
+    }
+  CHECK(present == cap);
+  gcol_map_destroy(m);
+  tu_free(d_out), tu_free(d_found), free(sum), free(got), free(found);
+  dup_free(&b);
   return TEST_PASS;
 }
 

@@ -18,6 +18,13 @@ gcol_status_t gcol_set_set_policy_for_testing(gcol_set_t *s, int tile, int lanes
 /* A set of GCOL_U128 keys with the claim of GPUs before sm_90 (key_cas 1:
  * the 16-byte CAS under a striped spin lock) on any GPU. */
 gcol_status_t gcol_set_set_key_cas_for_testing(gcol_set_t *s, int key_cas);
+/* Group insert_or_apply batches of at least min_batch inputs (and at least
+ * GCOL_GROUPED_RATIO times the slots) with a shared table of smem_bytes
+ * (0: never group), whatever the table's place and the scratch's cost, so
+ * small tests reach the grouped kernels and their overflow into the map. */
+gcol_status_t gcol_map_set_grouped_for_testing(gcol_map_t *m, size_t min_batch, size_t smem_bytes);
+/* How many insert_or_apply calls on m ran grouped. */
+size_t gcol_map_grouped_calls_for_testing(const gcol_map_t *m);
 
 /* All ones in the low `bytes` bytes (4 or 8): the default empty sentinel. */
 uint64_t gcol_all_ones(size_t bytes);

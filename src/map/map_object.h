@@ -36,6 +36,7 @@ struct oa_object {
    * and erase behind the host's back, so growth decisions count the slots
    * until the next rebuild (which ends every view). */
   int device_writes;
+  size_t grouped_calls; /* insert_or_apply calls that ran grouped (for tests) */
 };
 
 /* Call f with the oa_ops instance of the object's key and value widths. */

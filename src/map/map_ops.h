@@ -23,6 +23,22 @@ struct launch_cfg {
   int solo_lookups;  /* table classes (GCOL_OA_*, map_policy.h) whose */
   int solo_upserts;  /* lookups / inserts run a thread per key; tests set 0 */
   size_t l2_bytes;   /* for GCOL_OA_IN_L2 */
+  size_t grouped_smem;      /* insert_or_apply grouped in shared memory */
+  size_t grouped_min_batch; /* (map_grouped.cuh): table bytes, least batch, */
+  int grouped_always;       /* tests: whatever the table's place and the
+                               scratch's cost (oa_host.cu) */
+};
+
+/* A grouped insert_or_apply's shape and scratch (map_grouped.cuh; planned
+ * by oa_host.cu). */
+struct grouped_plan {
+  int pbits;         /* 2^pbits partitions, made in two passes */
+  uint32_t slots;    /* keys of the reduce kernel's shared table */
+  size_t smem_bytes; /* its shared memory */
+  /* the batch by the top (pbits + 1) / 2 bits, then by all pbits (values:
+     NULL when counting) */
+  void *part_keys[2], *part_values[2];
+  uint32_t *hist, *starts, *cursor; /* both passes' partitions, each */
 };
 
 /* Whether the policy's mask (launch_cfg::solo_*) gives table t a thread per
@@ -60,6 +76,10 @@ struct oa_ops {
   static cudaError_t upsert(const launch_cfg &l, const table_ref &t, const void *keys, const void *values,
                             size_t n, upsert_args a, void *values_out, uint8_t *inserted_out,
                             unsigned long long *d_count, cudaStream_t s);
+  /* insert_or_apply through a shared-memory reduction (maps of 4- and
+   * 8-byte keys; cudaErrorNotSupported for others). */
+  static cudaError_t apply_grouped(const launch_cfg &l, const table_ref &t, const void *keys, const void *values,
+                                   size_t n, upsert_args a, const grouped_plan &g, cudaStream_t s);
   static cudaError_t find(const launch_cfg &l, const table_ref &t, const void *keys, size_t n, void *out,
                           bool contains, cudaStream_t s);
   static cudaError_t erase(const launch_cfg &l, const table_ref &t, const void *keys, size_t n,

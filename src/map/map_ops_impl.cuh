@@ -5,6 +5,7 @@
 
 #include "map_ops.h"
 #include "map_kernels.cuh"
+#include "map_grouped.cuh"
 #include "map_rebuild.cuh"
 #include "map_policy.h"
 #include "core/grid_fill.cuh"
@@ -90,6 +91,50 @@ cudaError_t oa_ops<KB, VB>::upsert(const launch_cfg &l, const table_ref &t, cons
       });
     });
   });
+}
+
+template <int KB, int VB>
+cudaError_t oa_ops<KB, VB>::apply_grouped(const launch_cfg &l, const table_ref &t, const void *keys,
+                                           const void *values, size_t n, upsert_args a, const grouped_plan &g,
+                                           cudaStream_t s) {
+  if constexpr (KB == 16 || VB == 0) {
+    return cudaErrorNotSupported;
+  } else {
+    constexpr int SB = slot_of<KB, VB>();
+    /* two passes, so each tile of the scatter meets few partitions and
+       writes long runs */
+    const int bits[2] = {(g.pbits + 1) / 2, g.pbits};
+    const uint32_t first = 1u << bits[0], counters = first + (1u << bits[1]);
+    cudaError_t e = cudaMemsetAsync(g.hist, 0, counters * sizeof(uint32_t), s);
+    if (e != cudaSuccess) return e;
+    auto hk = grouped_histogram_kernel<KB>;
+    hk<<<grid_fill(hk, GCOL_GROUPED_BLOCK, l.num_sms, n, counters * sizeof(uint32_t)), GCOL_GROUPED_BLOCK,
+         counters * sizeof(uint32_t), s>>>(t, keys, n, bits[0], bits[1], g.hist);
+    grouped_starts_kernel<KB><<<1, GCOL_GROUPED_BLOCK, 0, s>>>(g.hist, bits[0], bits[1], g.starts, g.cursor);
+    const void *in_keys = keys, *in_values = values;
+    auto sk = grouped_scatter_kernel<KB, VB>;
+    for (int pass = 0; pass < 2; ++pass) {
+      const size_t smem = grouped_scatter_smem<KB, VB>(bits[pass]);
+      if ((e = cudaFuncSetAttribute(sk, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)) != cudaSuccess)
+        return e;
+      void *out_values = values ? g.part_values[pass] : NULL;
+      const size_t tiles = (n + GCOL_GROUPED_BLOCK * GCOL_GROUPED_ITEMS - 1) / (GCOL_GROUPED_BLOCK * GCOL_GROUPED_ITEMS);
+      sk<<<grid_fill(sk, GCOL_GROUPED_BLOCK, l.num_sms, tiles * GCOL_GROUPED_BLOCK, smem), GCOL_GROUPED_BLOCK, smem, s>>>(
+          t, in_keys, in_values, n, bits[pass], g.cursor + (pass ? first : 0), g.part_keys[pass], out_values);
+      in_keys = g.part_keys[pass], in_values = out_values;
+    }
+    if ((e = cudaPeekAtLastError()) != cudaSuccess) return e;
+    const size_t parts = (size_t)1 << g.pbits;
+    return with_tile<SB>(l.tile, [&](auto tc) {
+      auto k = grouped_reduce_kernel<decltype(tc)::value, KB, VB>;
+      if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)g.smem_bytes) != cudaSuccess)
+        return;
+      unsigned grid = grid_fill(k, GCOL_GROUPED_REDUCE_BLOCK, l.num_sms, parts * GCOL_GROUPED_REDUCE_BLOCK,
+                                g.smem_bytes);
+      k<<<grid, GCOL_GROUPED_REDUCE_BLOCK, g.smem_bytes, s>>>(t, in_keys, in_values, n, g.pbits, g.starts + first,
+                                                              g.slots, a);
+    });
+  }
 }
 
 template <int KB, int VB>

@@ -31,13 +31,16 @@
  * shapes, unmeasured. */
 #define SOLO_LOOKUPS (GCOL_OA_KEYS | GCOL_OA_PAIR8 | GCOL_OA_IN_L2)
 #define SOLO_UPSERTS (GCOL_OA_KEYS | GCOL_OA_IN_L2)
+/* Grouped insert_or_apply: a shared table of 96 KB, two blocks per SM on
+ * sm_80 and sm_90 (older GPUs: 48 KB, what every block may have). */
+#define GROUPED_SMEM (96 << 10)
 static const gcol_map_policy_t rows[] = {
     /* default (sm_70 and older run the sm_80 row's code through PTX) */
-    {0, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 1, SOLO_LOOKUPS, SOLO_UPSERTS},
+    {0, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 1, SOLO_LOOKUPS, SOLO_UPSERTS, 48 << 10},
     /* sm_80: no 128-bit CAS */
-    {8, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 1, SOLO_LOOKUPS, SOLO_UPSERTS},
+    {8, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 1, SOLO_LOOKUPS, SOLO_UPSERTS, GROUPED_SMEM},
     /* sm_90: CAS128 claims 16-byte pairs */
-    {9, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 0, SOLO_LOOKUPS, SOLO_UPSERTS},
+    {9, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 0, SOLO_LOOKUPS, SOLO_UPSERTS, GROUPED_SMEM},
 };
 
 gcol_map_policy_t gcol_map_policy_for(int cc_major) {

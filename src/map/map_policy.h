@@ -68,7 +68,20 @@ typedef struct {
   int key_cas;       /* 16-byte slots: key CAS + value store instead of CAS128 */
   int solo_lookups;  /* classes whose find / contains run a thread per key */
   int solo_upserts;  /* classes whose insert family runs a thread per key */
+  int grouped_smem;  /* shared-memory table of a grouped insert_or_apply (bytes; 0: never grouped) */
 } gcol_map_policy_t;
+
+/* An insert_or_apply batch of at least GCOL_GROUPED_MIN_BATCH inputs and at
+ * least GCOL_GROUPED_RATIO times the map's slots is reduced per key in
+ * shared memory first (src/map/map_grouped.cuh): such a batch repeats its
+ * keys, at least GCOL_GROUPED_RATIO times each on average in a full map. */
+#define GCOL_GROUPED_MIN_BATCH ((size_t)1 << 22)
+#define GCOL_GROUPED_RATIO 2
+/* Partitions of a grouped batch: enough blocks to fill the GPU, and at most
+ * 2^13 (the histogram and scatter kernels hold counters for each in shared
+ * memory: 136 KB for the scatter of 8-byte pairs, within sm_80's 163). */
+#define GCOL_GROUPED_MIN_PBITS 9
+#define GCOL_GROUPED_MAX_PBITS 13
 
 /* The row for a compute capability (the last row whose min_cc_major <= cc_major). */
 gcol_map_policy_t gcol_map_policy_for(int cc_major);

@@ -27,6 +27,8 @@ gcol_status_t oa_init(oa_object *o, uint32_t magic, const gcol_map_config_t &c, 
   o->l.num_sms = dev.num_sms;
   o->l.solo_lookups = p.solo_lookups;
   o->l.solo_upserts = p.solo_upserts;
+  o->l.grouped_smem = (size_t)p.grouped_smem;
+  o->l.grouped_min_batch = GCOL_GROUPED_MIN_BATCH;
   o->last = s;
   void *state = NULL;
   GCOL_TRY(map_alloc(o, &state, sizeof(map_state), s));
@@ -54,12 +56,97 @@ gcol_status_t map_reset_table(oa_object *m, cudaStream_t s) {
   return GCOL_SUCCESS;
 }
 
+/* Whether `bytes` of scratch come without mapping new memory: from the
+ * user's allocator (a caching pool, as PyTorch's or CuPy's), or from a
+ * cudaMallocAsync pool that keeps at least that much between calls
+ * (cudaMemPoolAttrReleaseThreshold). The default pool keeps nothing, and
+ * mapping the scratch anew each call costs more than grouping saves (H100,
+ * 100M i64 pairs onto 12.5M keys: 9.97 ms grouped so, 8.68 direct, 5.9
+ * grouped with the memory kept). */
+static bool scratch_is_cheap(const oa_object *o, size_t bytes) {
+  if (o->cfg.allocator.alloc) return true;
+  int dev = 0;
+  cudaMemPool_t pool;
+  unsigned long long keep = 0; /* cuuint64_t */
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetMemPool(&pool, dev) != cudaSuccess ||
+      cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return keep >= bytes;
+}
+
+/* The shape of a grouped insert_or_apply of n inputs (map_grouped.cuh), and
+ * its scratch bytes; false when the batch is not grouped: too small for its
+ * table, a table too large for 2^GCOL_GROUPED_MAX_PBITS partitions, 16-byte
+ * keys, or 2^32 inputs (32-bit offsets). */
+static bool grouped_shape(const oa_object *o, size_t n, bool with_values, grouped_plan *g, size_t *bytes) {
+  const size_t slot_bytes = (size_t)o->kb + (size_t)o->vb;
+  if (o->kb == 16 || o->vb == 0 || n < o->l.grouped_min_batch || n / GCOL_GROUPED_RATIO < o->num_slots ||
+      n >= ((size_t)1 << 32) || o->l.grouped_smem < 32 * slot_bytes)
+    return false;
+  /* a table in the L2 takes the batch faster as it is (H100, 100M inputs
+     onto 1M i64 keys: 3.28 ms direct, 4.86 grouped) */
+  if (o->table_bytes <= o->l.l2_bytes && !o->l.grouped_always) return false;
+  *g = grouped_plan{};
+  g->slots = (uint32_t)(o->l.grouped_smem / slot_bytes);
+  g->smem_bytes = (size_t)g->slots * slot_bytes;
+  /* a partition's share of the map's slots fits 1.5 shared tables: its
+     distinct keys (at most a full map's, about half in a map sized for its
+     keys) fill at most about 3/4 of a shared table, most often a third */
+  g->pbits = GCOL_GROUPED_MIN_PBITS;
+  while (((size_t)g->slots << g->pbits) * 3 / 2 < o->num_slots) ++g->pbits;
+  if (g->pbits > GCOL_GROUPED_MAX_PBITS) return false;
+  const size_t counters = ((size_t)1 << g->pbits) + ((size_t)1 << (g->pbits + 1) / 2);
+  const size_t part_bytes = ((n * o->kb + 255) & ~(size_t)255) + (with_values ? n * o->vb : 0);
+  const size_t sizes[] = {part_bytes, part_bytes, counters * 4, counters * 4, counters * 4};
+  *bytes = 0;
+  for (size_t b : sizes) *bytes += (b + 255) & ~(size_t)255;
+  return o->l.grouped_always || scratch_is_cheap(o, *bytes);
+}
+
+/* insert_or_apply by grouped_shape's plan. *done is false when its scratch
+ * could not be had (nothing ran: the caller takes the direct path). */
+static gcol_status_t apply_grouped(oa_object *o, const void *keys, const void *values, size_t n, upsert_args a,
+                                   bool *done, cudaStream_t s) {
+  grouped_plan g;
+  size_t bytes = 0;
+  *done = false;
+  if (!grouped_shape(o, n, values != NULL, &g, &bytes)) return GCOL_SUCCESS;
+  void *temp = NULL;
+  if (map_alloc(o, &temp, bytes, s) != GCOL_SUCCESS) return GCOL_SUCCESS;
+  *done = true;
+  ++o->grouped_calls;
+  char *p = (char *)temp;
+  auto carve = [&](size_t b) {
+    void *r = b ? p : NULL;
+    p += (b + 255) & ~(size_t)255;
+    return r;
+  };
+  const size_t counters = ((size_t)1 << g.pbits) + ((size_t)1 << (g.pbits + 1) / 2);
+  for (int i = 0; i < 2; ++i) { /* each pass's keys, then its values */
+    g.part_keys[i] = carve(n * o->kb);
+    g.part_values[i] = carve(values ? n * o->vb : 0);
+  }
+  g.hist = (uint32_t *)carve(counters * 4);
+  g.starts = (uint32_t *)carve(counters * 4);
+  g.cursor = (uint32_t *)carve(counters * 4);
+  cudaError_t e = with_ops(o, [&](auto ops) { return ops.apply_grouped(o->l, o->t, keys, values, n, a, g, s); });
+  cudaError_t f = map_free(o, temp, bytes, s);
+  return gcol_from_cuda(e != cudaSuccess ? e : f);
+}
+
 gcol_status_t oa_upsert(oa_object *o, const void *keys, const void *values, size_t n, upsert_args a,
                         void *values_out, uint8_t *inserted_out, size_t *d_count, cudaStream_t s) {
   o->last = s;
   if (d_count) GCOL_CUDA_TRY(cudaMemsetAsync(d_count, 0, sizeof *d_count, s));
   if (n == 0) return GCOL_SUCCESS;
   GCOL_TRY(map_make_room(o, n, s));
+  if (a.mode == UPSERT_APPLY && !values_out && !inserted_out && !d_count) {
+    bool done = false;
+    gcol_status_t st = apply_grouped(o, keys, values, n, a, &done, s);
+    if (done) return st;
+  }
   return gcol_from_cuda(with_ops(o, [&](auto ops) {
     return ops.upsert(o->l, o->t, keys, values, n, a, values_out, inserted_out,
                       reinterpret_cast<unsigned long long *>(d_count), s);

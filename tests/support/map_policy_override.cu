@@ -31,3 +31,13 @@ extern "C" gcol_status_t gcol_set_set_key_cas_for_testing(gcol_set_t *s, int key
   if (!s) return GCOL_ERROR_INVALID_ARGUMENT;
   return set_policy(s, s->l.tile, key_cas, s->l.lanes);
 }
+
+extern "C" gcol_status_t gcol_map_set_grouped_for_testing(gcol_map_t *m, size_t min_batch, size_t smem_bytes) {
+  if (!m || smem_bytes > (96u << 10)) return GCOL_ERROR_INVALID_ARGUMENT;
+  m->l.grouped_min_batch = min_batch;
+  m->l.grouped_smem = smem_bytes;
+  m->l.grouped_always = 1;
+  return GCOL_SUCCESS;
+}
+
+extern "C" size_t gcol_map_grouped_calls_for_testing(const gcol_map_t *m) { return m ? m->grouped_calls : 0; }

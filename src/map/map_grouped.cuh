@@ -1,0 +1,259 @@
+/* Grouped insert_or_apply: a batch much larger than its fixed map (many
+ * applies per key) is first reduced per key in shared memory, so the map
+ * takes one apply per distinct key instead of one per input.
+ *
+ * Why: 100M applies onto 1M or 10M keys are bound by the map's atomics, in
+ * L2 or in DRAM (H100: 3.1 and 8.5 ms); shared-memory atomics are an order
+ * of magnitude cheaper. The batch is split by the top bits of the key's hash
+ * into P partitions small enough that one block's shared table holds the
+ * distinct keys of one partition:
+ *   1. histogram: the size of every partition;
+ *   2. starts: their exclusive scan;
+ *   3. scatter, twice (by the top half of the bits, then by all of them):
+ *      keys (and values) copied to their partition's range, a tile at a
+ *      time sorted in shared memory so that the writes are long runs;
+ *   4. reduce: a block per partition folds its range into a shared table
+ *      with the op's atomics, then applies each (key, partial) to the map.
+ * A key the shared table has no room for is applied to the map at once, so
+ * a partition holding more distinct keys than planned costs speed, never a
+ * result: the ops are associative and commutative, so any split of a key's
+ * inputs into partials folds to the same value (floats: up to the order of
+ * additions, which atomics never fixed). Sentinel keys are latched and
+ * skipped where the direct path does it (accept_key in step 4). */
+#ifndef GCOL_SRC_MAP_MAP_GROUPED_CUH
+#define GCOL_SRC_MAP_MAP_GROUPED_CUH
+
+#include <type_traits>
+#include <cub/block/block_scan.cuh>
+#include "map_kernels.cuh"
+
+namespace gcol {
+namespace detail {
+
+/* Threads of the count and scatter kernels, and of the reduce kernel. */
+#define GCOL_GROUPED_BLOCK 512
+#define GCOL_GROUPED_REDUCE_BLOCK 512
+/* A key that finds no room after this many shared slots goes to the map. */
+#define GCOL_GROUPED_PROBES 64
+
+/* Words of the shared table: keys and values as wide as the map's. */
+template <int B>
+using shared_word = std::conditional_t<B == 4, unsigned, unsigned long long>;
+
+/* The partition of a key: the top pbits of its hash (the shared table
+ * takes the low bits, the map its own mix of both). */
+__device__ __forceinline__ uint32_t grouped_part(uint64_t h, int pbits) { return (uint32_t)(h >> (64 - pbits)); }
+
+/* 1. The partition sizes of both passes at once: hist[p] for the top
+ * bits[0] bits of the hash, hist[2^bits[0] + p] for the top bits[1]. */
+template <int KB>
+__global__ void __launch_bounds__(GCOL_GROUPED_BLOCK) grouped_histogram_kernel(table_ref t, const void *keys, size_t n,
+                                                                               int bits0, int bits1, uint32_t *hist) {
+  extern __shared__ uint32_t h[];
+  const uint32_t total = (1u << bits0) + (1u << bits1);
+  for (uint32_t p = threadIdx.x; p < total; p += blockDim.x) h[p] = 0;
+  __syncthreads();
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    uint64_t x = hash_key(load_key_bits<KB>(keys, i), t.seed);
+    atomicAdd(&h[grouped_part(x, bits0)], 1u);
+    atomicAdd(&h[(1u << bits0) + grouped_part(x, bits1)], 1u);
+  }
+  __syncthreads();
+  for (uint32_t p = threadIdx.x; p < total; p += blockDim.x)
+    if (h[p]) atomicAdd(&hist[p], h[p]);
+}
+
+/* 2. starts := exclusive scan of each pass's sizes, cursor := starts (one
+ * block; at most 2^13 + 2^7 counters). A template only so that each kernel
+ * instance file may hold a copy. */
+template <int KB>
+__global__ void __launch_bounds__(GCOL_GROUPED_BLOCK) grouped_starts_kernel(const uint32_t *hist, int bits0, int bits1,
+                                                                            uint32_t *starts, uint32_t *cursor) {
+  typedef cub::BlockScan<uint32_t, GCOL_GROUPED_BLOCK> scan_t;
+  __shared__ typename scan_t::TempStorage tmp;
+  for (int pass = 0; pass < 2; ++pass) {
+    const uint32_t base = pass ? 1u << bits0 : 0, parts = 1u << (pass ? bits1 : bits0);
+    const uint32_t per = (parts + blockDim.x - 1) / blockDim.x, first = threadIdx.x * per;
+    uint32_t sum = 0;
+    for (uint32_t j = 0; j < per && first + j < parts; ++j) sum += hist[base + first + j];
+    scan_t(tmp).ExclusiveSum(sum, sum);
+    for (uint32_t j = 0; j < per && first + j < parts; ++j) {
+      starts[base + first + j] = cursor[base + first + j] = sum;
+      sum += hist[base + first + j];
+    }
+    __syncthreads(); /* tmp again */
+  }
+}
+
+/* 3. One pass of the partitioning: each block takes tiles of
+ * GCOL_GROUPED_BLOCK x GCOL_GROUPED_ITEMS inputs, sorts a tile by partition
+ * in shared memory (a counting sort), reserves each partition's run with one
+ * atomic on its cursor, and writes the runs out coalesced. (Writing every
+ * input straight to its partition was 3-4x slower: a warp's 32 stores then
+ * go to 32 places.) */
+#define GCOL_GROUPED_ITEMS 8
+template <int KB, int VB>
+struct grouped_tile_storage {
+  static constexpr int tile = GCOL_GROUPED_BLOCK * GCOL_GROUPED_ITEMS;
+  shared_word<KB> keys[tile];
+  shared_word<VB> values[tile];
+  uint16_t part[tile];
+};
+template <int KB, int VB>
+__global__ void __launch_bounds__(GCOL_GROUPED_BLOCK, 2) grouped_scatter_kernel(table_ref t, const void *keys,
+                                                                             const void *values, size_t n, int bits,
+                                                                             uint32_t *cursor, void *part_keys,
+                                                                             void *part_values) {
+  typedef grouped_tile_storage<KB, VB> st_t;
+  typedef cub::BlockScan<uint32_t, GCOL_GROUPED_BLOCK> scan_t;
+  constexpr int TILE = st_t::tile, ITEMS = GCOL_GROUPED_ITEMS;
+  extern __shared__ unsigned long long smem[];
+  st_t &st = *reinterpret_cast<st_t *>(smem);
+  const uint32_t parts = 1u << bits;
+  /* count[p]: the tile's inputs in p, then how far its run moves from the
+     staging area to the output; at[p]: the run's start in the staging area */
+  uint32_t *count = reinterpret_cast<uint32_t *>(&st + 1), *at = count + parts;
+  __shared__ typename scan_t::TempStorage tmp;
+  const uint32_t per = (parts + blockDim.x - 1) / blockDim.x, first = threadIdx.x * per;
+  for (uint32_t p = threadIdx.x; p < parts; p += blockDim.x) count[p] = 0;
+  __syncthreads();
+  for (size_t base = (size_t)blockIdx.x * TILE; base < n; base += (size_t)gridDim.x * TILE) {
+    const uint32_t tile_n = n - base < (size_t)TILE ? (uint32_t)(n - base) : (uint32_t)TILE;
+    key_word<KB> k[ITEMS];
+    uint64_t v[ITEMS];
+    uint32_t part[ITEMS], rank[ITEMS];
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+      const uint32_t i = j * GCOL_GROUPED_BLOCK + threadIdx.x;
+      if (i < tile_n) {
+        k[j] = load_key_bits<KB>(keys, base + i);
+        v[j] = values ? load_bits<VB>(values, base + i) : 0;
+        part[j] = grouped_part(hash_key(k[j], t.seed), bits);
+        rank[j] = atomicAdd(&count[part[j]], 1u);
+      }
+    }
+    __syncthreads();
+    /* the output runs: one atomic per partition present */
+    uint32_t sum = 0;
+    for (uint32_t j = 0; j < per && first + j < parts; ++j) sum += count[first + j];
+    scan_t(tmp).ExclusiveSum(sum, sum);
+    for (uint32_t j = 0; j < per && first + j < parts; ++j) {
+      const uint32_t p = first + j, c = count[p];
+      at[p] = sum;
+      count[p] = c ? atomicAdd(&cursor[p], c) - sum : 0;
+      sum += c;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+      if (j * GCOL_GROUPED_BLOCK + threadIdx.x < tile_n) {
+        const uint32_t x = at[part[j]] + rank[j];
+        st.keys[x] = (shared_word<KB>)k[j];
+        st.values[x] = (shared_word<VB>)v[j];
+        st.part[x] = (uint16_t)part[j];
+      }
+    }
+    __syncthreads();
+    for (uint32_t x = threadIdx.x; x < tile_n; x += blockDim.x) {
+      const uint32_t o = count[st.part[x]] + x;
+      store_key_bits<KB>(part_keys, o, st.keys[x]);
+      if (values) store_bits<VB>(part_values, o, st.values[x]);
+    }
+    __syncthreads(); /* count is read above until every thread is done */
+    for (uint32_t p = threadIdx.x; p < parts; p += blockDim.x) count[p] = 0;
+    __syncthreads();
+  }
+}
+
+/* Shared memory of grouped_scatter_kernel for 2^bits partitions. */
+template <int KB, int VB>
+inline size_t grouped_scatter_smem(int bits) {
+  return sizeof(grouped_tile_storage<KB, VB>) + 2 * sizeof(uint32_t) * ((size_t)1 << bits);
+}
+
+/* The value every slot of the shared table starts from: op's identity, so a
+ * slot is applied to without being initialized by its claimer. Float MIN
+ * and MAX start from NaN, which gives way to any number (ops.cuh), so a
+ * group of NaNs still folds to NaN. */
+__device__ __forceinline__ uint64_t op_identity_bits(int op, int vtype) {
+  if (op == GCOL_OP_ADD) return 0;
+  const bool mn = op == GCOL_OP_MIN;
+  switch (vtype) {
+    case GCOL_U32: return mn ? 0xffffffffull : 0;
+    case GCOL_I32: return mn ? 0x7fffffffull : 0x80000000ull;
+    case GCOL_U64: return mn ? ~0ull : 0;
+    case GCOL_I64: return mn ? 0x7fffffffffffffffull : 0x8000000000000000ull;
+    case GCOL_F32: return 0x7fc00000ull;
+    default: return 0x7ff8000000000000ull;
+  }
+}
+
+/* One input to the map, by this thread alone (the thread-per-key upsert). */
+template <int T, int SB>
+__device__ __forceinline__ void grouped_apply_to_map(const table_ref &t, uint64_t k, uint64_t h, uint64_t v,
+                                                     const upsert_args &a, unsigned long long &pending) {
+  uint64_t stored;
+  if (tile_upsert<T, SB>(solo_tile{}, t, k, v, h, a, stored, pending) == UPSERT_NO_ROOM)
+    atomicOr(&t.state->flags, (unsigned)MAP_FLAG_FULL);
+}
+
+/* 4. A block per partition (striding over them): fold the partition's range
+ * into a table of `slots` keys and values in shared memory, then apply
+ * each (key, partial) to the map. */
+template <int T, int KB, int VB>
+__global__ void __launch_bounds__(GCOL_GROUPED_REDUCE_BLOCK) grouped_reduce_kernel(
+    table_ref t, const void *part_keys, const void *part_values, size_t n, int pbits, const uint32_t *starts,
+    uint32_t slots, upsert_args a) {
+  constexpr int SB = slot_of<KB, VB>();
+  typedef shared_word<KB> kw;
+  typedef shared_word<VB> vw;
+  extern __shared__ unsigned long long smem[];
+  vw *vals = reinterpret_cast<vw *>(smem);
+  kw *skeys = reinterpret_cast<kw *>(vals + slots);
+  __shared__ uint32_t claimed;
+  const kw empty = (kw)t.empty_key; /* never a stored key: accept_key turns sentinels away */
+  const vw identity = (vw)op_identity_bits(a.op, a.vtype);
+  const uint32_t parts = 1u << pbits, room = slots - slots / 8;
+  a.mode = UPSERT_APPLY;
+  unsigned long long pending = 0;
+  for (uint32_t p = blockIdx.x; p < parts; p += gridDim.x) {
+    for (uint32_t j = threadIdx.x; j < slots; j += blockDim.x) skeys[j] = empty, vals[j] = identity;
+    if (threadIdx.x == 0) claimed = 0;
+    __syncthreads();
+    const size_t begin = starts[p], end = p + 1 < parts ? starts[p + 1] : n;
+    for (size_t i = begin + threadIdx.x; i < end; i += blockDim.x) {
+      key_word<KB> k = load_key_bits<KB>(part_keys, i);
+      uint64_t h, v = load_value<VB>(part_values, i, a);
+      if (!accept_key(t, k, h)) continue;
+      uint32_t j = (uint32_t)(((h & 0xffffffffull) * slots) >> 32);
+      bool done = false;
+      for (int probe = 0; probe < GCOL_GROUPED_PROBES && !done; ++probe) {
+        kw cur = skeys[j];
+        if (cur == empty) {
+          if (*(volatile uint32_t *)&claimed >= room) break; /* full enough: to the map */
+          cur = atomicCAS(&skeys[j], empty, (kw)k);
+          if (cur == empty) atomicAdd(&claimed, 1u), cur = (kw)k;
+        }
+        if (cur == (kw)k) {
+          /* 4-byte values: the word's low half is all atomic_apply_word touches */
+          atomic_apply_word(reinterpret_cast<unsigned long long *>(&vals[j]), v, a.op, a.vtype);
+          done = true;
+        }
+        j = j + 1 == slots ? 0 : j + 1;
+      }
+      if (!done) grouped_apply_to_map<T, SB>(t, k, h, v, a, pending);
+    }
+    __syncthreads();
+    for (uint32_t j = threadIdx.x; j < slots; j += blockDim.x)
+      if (skeys[j] != empty) {
+        uint64_t k = skeys[j];
+        grouped_apply_to_map<T, SB>(t, k, hash_key(k, t.seed), vals[j], a, pending);
+      }
+    __syncthreads(); /* the table is filled anew for the next partition */
+  }
+  warp_add(&t.state->size, pending); /* every thread reaches here: whole warps */
+}
+
+}  // namespace detail
+}  // namespace gcol
+#endif
