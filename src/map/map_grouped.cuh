@@ -63,24 +63,35 @@ __global__ void __launch_bounds__(GCOL_GROUPED_BLOCK) grouped_histogram_kernel(t
     if (h[p]) atomicAdd(&hist[p], h[p]);
 }
 
+/* An exclusive scan of the counters in[0, parts) by a whole block, each
+ * thread over a run of consecutive ones: f(p, start of p, in[p]) for every
+ * p, in[p] read before f runs (f may overwrite it). */
+typedef cub::BlockScan<uint32_t, GCOL_GROUPED_BLOCK> grouped_scan_t;
+template <class F>
+__device__ __forceinline__ void grouped_block_scan(const uint32_t *in, uint32_t parts,
+                                                   typename grouped_scan_t::TempStorage &tmp, F f) {
+  const uint32_t per = (parts + blockDim.x - 1) / blockDim.x, first = threadIdx.x * per;
+  uint32_t sum = 0;
+  for (uint32_t j = 0; j < per && first + j < parts; ++j) sum += in[first + j];
+  grouped_scan_t(tmp).ExclusiveSum(sum, sum);
+  for (uint32_t j = 0; j < per && first + j < parts; ++j) {
+    const uint32_t c = in[first + j];
+    f(first + j, sum, c);
+    sum += c;
+  }
+}
+
 /* 2. starts := exclusive scan of each pass's sizes, cursor := starts (one
  * block; at most 2^13 + 2^7 counters). A template only so that each kernel
  * instance file may hold a copy. */
 template <int KB>
 __global__ void __launch_bounds__(GCOL_GROUPED_BLOCK) grouped_starts_kernel(const uint32_t *hist, int bits0, int bits1,
                                                                             uint32_t *starts, uint32_t *cursor) {
-  typedef cub::BlockScan<uint32_t, GCOL_GROUPED_BLOCK> scan_t;
-  __shared__ typename scan_t::TempStorage tmp;
+  __shared__ typename grouped_scan_t::TempStorage tmp;
   for (int pass = 0; pass < 2; ++pass) {
-    const uint32_t base = pass ? 1u << bits0 : 0, parts = 1u << (pass ? bits1 : bits0);
-    const uint32_t per = (parts + blockDim.x - 1) / blockDim.x, first = threadIdx.x * per;
-    uint32_t sum = 0;
-    for (uint32_t j = 0; j < per && first + j < parts; ++j) sum += hist[base + first + j];
-    scan_t(tmp).ExclusiveSum(sum, sum);
-    for (uint32_t j = 0; j < per && first + j < parts; ++j) {
-      starts[base + first + j] = cursor[base + first + j] = sum;
-      sum += hist[base + first + j];
-    }
+    const uint32_t base = pass ? 1u << bits0 : 0;
+    grouped_block_scan(hist + base, 1u << (pass ? bits1 : bits0), tmp,
+                       [&](uint32_t p, uint32_t start, uint32_t) { starts[base + p] = cursor[base + p] = start; });
     __syncthreads(); /* tmp again */
   }
 }
@@ -105,7 +116,6 @@ __global__ void __launch_bounds__(GCOL_GROUPED_BLOCK, 2) grouped_scatter_kernel(
                                                                              uint32_t *cursor, void *part_keys,
                                                                              void *part_values) {
   typedef grouped_tile_storage<KB, VB> st_t;
-  typedef cub::BlockScan<uint32_t, GCOL_GROUPED_BLOCK> scan_t;
   constexpr int TILE = st_t::tile, ITEMS = GCOL_GROUPED_ITEMS;
   extern __shared__ unsigned long long smem[];
   st_t &st = *reinterpret_cast<st_t *>(smem);
@@ -113,8 +123,7 @@ __global__ void __launch_bounds__(GCOL_GROUPED_BLOCK, 2) grouped_scatter_kernel(
   /* count[p]: the tile's inputs in p, then how far its run moves from the
      staging area to the output; at[p]: the run's start in the staging area */
   uint32_t *count = reinterpret_cast<uint32_t *>(&st + 1), *at = count + parts;
-  __shared__ typename scan_t::TempStorage tmp;
-  const uint32_t per = (parts + blockDim.x - 1) / blockDim.x, first = threadIdx.x * per;
+  __shared__ typename grouped_scan_t::TempStorage tmp;
   for (uint32_t p = threadIdx.x; p < parts; p += blockDim.x) count[p] = 0;
   __syncthreads();
   for (size_t base = (size_t)blockIdx.x * TILE; base < n; base += (size_t)gridDim.x * TILE) {
@@ -134,15 +143,10 @@ __global__ void __launch_bounds__(GCOL_GROUPED_BLOCK, 2) grouped_scatter_kernel(
     }
     __syncthreads();
     /* the output runs: one atomic per partition present */
-    uint32_t sum = 0;
-    for (uint32_t j = 0; j < per && first + j < parts; ++j) sum += count[first + j];
-    scan_t(tmp).ExclusiveSum(sum, sum);
-    for (uint32_t j = 0; j < per && first + j < parts; ++j) {
-      const uint32_t p = first + j, c = count[p];
-      at[p] = sum;
-      count[p] = c ? atomicAdd(&cursor[p], c) - sum : 0;
-      sum += c;
-    }
+    grouped_block_scan(count, parts, tmp, [&](uint32_t p, uint32_t start, uint32_t c) {
+      at[p] = start;
+      count[p] = c ? atomicAdd(&cursor[p], c) - start : 0;
+    });
     __syncthreads();
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
@@ -188,15 +192,6 @@ __device__ __forceinline__ uint64_t op_identity_bits(int op, int vtype) {
   }
 }
 
-/* One input to the map, by this thread alone (the thread-per-key upsert). */
-template <int T, int SB>
-__device__ __forceinline__ void grouped_apply_to_map(const table_ref &t, uint64_t k, uint64_t h, uint64_t v,
-                                                     const upsert_args &a, unsigned long long &pending) {
-  uint64_t stored;
-  if (tile_upsert<T, SB>(solo_tile{}, t, k, v, h, a, stored, pending) == UPSERT_NO_ROOM)
-    atomicOr(&t.state->flags, (unsigned)MAP_FLAG_FULL);
-}
-
 /* 4. A block per partition (striding over them): fold the partition's range
  * into a table of `slots` keys and values in shared memory, then apply
  * each (key, partial) to the map. */
@@ -216,6 +211,7 @@ __global__ void __launch_bounds__(GCOL_GROUPED_REDUCE_BLOCK) grouped_reduce_kern
   const uint32_t parts = 1u << pbits, room = slots - slots / 8;
   a.mode = UPSERT_APPLY;
   unsigned long long pending = 0;
+  uint64_t stored; /* solo_upsert's, unused by an apply */
   for (uint32_t p = blockIdx.x; p < parts; p += gridDim.x) {
     for (uint32_t j = threadIdx.x; j < slots; j += blockDim.x) skeys[j] = empty, vals[j] = identity;
     if (threadIdx.x == 0) claimed = 0;
@@ -241,13 +237,13 @@ __global__ void __launch_bounds__(GCOL_GROUPED_REDUCE_BLOCK) grouped_reduce_kern
         }
         j = j + 1 == slots ? 0 : j + 1;
       }
-      if (!done) grouped_apply_to_map<T, SB>(t, k, h, v, a, pending);
+      if (!done) solo_upsert<T, SB>(t, k, v, h, a, stored, pending);
     }
     __syncthreads();
     for (uint32_t j = threadIdx.x; j < slots; j += blockDim.x)
       if (skeys[j] != empty) {
         uint64_t k = skeys[j];
-        grouped_apply_to_map<T, SB>(t, k, hash_key(k, t.seed), vals[j], a, pending);
+        solo_upsert<T, SB>(t, k, vals[j], hash_key(k, t.seed), a, stored, pending);
       }
     __syncthreads(); /* the table is filled anew for the next partition */
   }

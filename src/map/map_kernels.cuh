@@ -183,6 +183,16 @@ __global__ void __launch_bounds__(256) find_solo_kernel(table_ref t, const void 
   }
 }
 
+/* One key's upsert by this thread alone; a map with no room for it is
+ * latched FULL. The thread-per-key kernels' step (here and map_grouped.cuh). */
+template <int T, int SB>
+__device__ __forceinline__ int solo_upsert(const table_ref &t, key_of<SB> k, uint64_t v, uint64_t h,
+                                           const upsert_args &a, uint64_t &stored, unsigned long long &pending) {
+  int st = tile_upsert<T, SB>(solo_tile{}, t, k, v, h, a, stored, pending);
+  if (st == UPSERT_NO_ROOM) atomicOr(&t.state->flags, (unsigned)MAP_FLAG_FULL);
+  return st;
+}
+
 template <int T, int KB, int VB, int MODE, bool OUTPUTS>
 __global__ void __launch_bounds__(256) upsert_solo_kernel(table_ref t, const void *keys, const void *values, size_t n,
                                                           upsert_args a, void *values_out, uint8_t *inserted_out,
@@ -195,9 +205,9 @@ __global__ void __launch_bounds__(256) upsert_solo_kernel(table_ref t, const voi
     uint64_t h = 0, stored = t.empty_value;
     int st = UPSERT_NO_ROOM;
     if (load_key<KB>(t, keys, i, n, k, h)) {
-      st = tile_upsert<T, SB>(solo_tile{}, t, k, load_value<VB>(values, i, a), h, a, stored, pending);
+      st = solo_upsert<T, SB>(t, k, load_value<VB>(values, i, a), h, a, stored, pending);
       inserted += st == UPSERT_INSERTED;
-      if (st == UPSERT_NO_ROOM) atomicOr(&t.state->flags, (unsigned)MAP_FLAG_FULL), stored = t.empty_value;
+      if (st == UPSERT_NO_ROOM) stored = t.empty_value;
     }
     if (OUTPUTS) {
       store_bits<VB>(values_out, i, stored);

@@ -32,13 +32,13 @@ struct launch_cfg {
 /* A grouped insert_or_apply's shape and scratch (map_grouped.cuh; planned
  * by oa_host.cu). */
 struct grouped_plan {
-  int pbits;         /* 2^pbits partitions, made in two passes */
+  int bits[2];       /* partitions by the top bits[0] bits of the hash, then
+                        by the top bits[1] (2^bits[1] in the end) */
+  uint32_t counters; /* 2^bits[0] + 2^bits[1]: both passes' partitions */
   uint32_t slots;    /* keys of the reduce kernel's shared table */
   size_t smem_bytes; /* its shared memory */
-  /* the batch by the top (pbits + 1) / 2 bits, then by all pbits (values:
-     NULL when counting) */
-  void *part_keys[2], *part_values[2];
-  uint32_t *hist, *starts, *cursor; /* both passes' partitions, each */
+  void *part_keys[2], *part_values[2]; /* each pass's output (values: NULL when counting) */
+  uint32_t *hist, *starts, *cursor;    /* counters each */
 };
 
 /* Whether the policy's mask (launch_cfg::solo_*) gives table t a thread per

@@ -103,13 +103,14 @@ cudaError_t oa_ops<KB, VB>::apply_grouped(const launch_cfg &l, const table_ref &
     constexpr int SB = slot_of<KB, VB>();
     /* two passes, so each tile of the scatter meets few partitions and
        writes long runs */
-    const int bits[2] = {(g.pbits + 1) / 2, g.pbits};
-    const uint32_t first = 1u << bits[0], counters = first + (1u << bits[1]);
-    cudaError_t e = cudaMemsetAsync(g.hist, 0, counters * sizeof(uint32_t), s);
+    const int *bits = g.bits;
+    const uint32_t first = 1u << bits[0];
+    const size_t hist_bytes = g.counters * sizeof(uint32_t);
+    cudaError_t e = cudaMemsetAsync(g.hist, 0, hist_bytes, s);
     if (e != cudaSuccess) return e;
     auto hk = grouped_histogram_kernel<KB>;
-    hk<<<grid_fill(hk, GCOL_GROUPED_BLOCK, l.num_sms, n, counters * sizeof(uint32_t)), GCOL_GROUPED_BLOCK,
-         counters * sizeof(uint32_t), s>>>(t, keys, n, bits[0], bits[1], g.hist);
+    hk<<<grid_fill(hk, GCOL_GROUPED_BLOCK, l.num_sms, n, hist_bytes), GCOL_GROUPED_BLOCK, hist_bytes, s>>>(
+        t, keys, n, bits[0], bits[1], g.hist);
     grouped_starts_kernel<KB><<<1, GCOL_GROUPED_BLOCK, 0, s>>>(g.hist, bits[0], bits[1], g.starts, g.cursor);
     const void *in_keys = keys, *in_values = values;
     auto sk = grouped_scatter_kernel<KB, VB>;
@@ -124,16 +125,18 @@ cudaError_t oa_ops<KB, VB>::apply_grouped(const launch_cfg &l, const table_ref &
       in_keys = g.part_keys[pass], in_values = out_values;
     }
     if ((e = cudaPeekAtLastError()) != cudaSuccess) return e;
-    const size_t parts = (size_t)1 << g.pbits;
-    return with_tile<SB>(l.tile, [&](auto tc) {
+    const size_t parts = (size_t)1 << bits[1];
+    cudaError_t w = with_tile<SB>(l.tile, [&](auto tc) {
       auto k = grouped_reduce_kernel<decltype(tc)::value, KB, VB>;
-      if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)g.smem_bytes) != cudaSuccess)
+      if ((e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)g.smem_bytes)) !=
+          cudaSuccess)
         return;
       unsigned grid = grid_fill(k, GCOL_GROUPED_REDUCE_BLOCK, l.num_sms, parts * GCOL_GROUPED_REDUCE_BLOCK,
                                 g.smem_bytes);
-      k<<<grid, GCOL_GROUPED_REDUCE_BLOCK, g.smem_bytes, s>>>(t, in_keys, in_values, n, g.pbits, g.starts + first,
+      k<<<grid, GCOL_GROUPED_REDUCE_BLOCK, g.smem_bytes, s>>>(t, in_keys, in_values, n, bits[1], g.starts + first,
                                                               g.slots, a);
     });
+    return e != cudaSuccess ? e : w; /* the reduce kernel did not run when its attribute failed */
   }
 }
 

@@ -76,6 +76,26 @@ static bool scratch_is_cheap(const oa_object *o, size_t bytes) {
   return keep >= bytes;
 }
 
+/* The scratch of plan g for n inputs: each pass's keys and values, then the
+ * counters, 256-byte aligned. Carved from base, or only measured when base
+ * is NULL; returns its bytes. */
+static size_t grouped_layout(grouped_plan *g, size_t n, const oa_object *o, bool with_values, char *base) {
+  size_t at = 0;
+  auto carve = [&](size_t b) {
+    void *r = base && b ? base + at : NULL;
+    at += (b + 255) & ~(size_t)255;
+    return r;
+  };
+  for (int i = 0; i < 2; ++i) {
+    g->part_keys[i] = carve(n * o->kb);
+    g->part_values[i] = carve(with_values ? n * o->vb : 0);
+  }
+  g->hist = (uint32_t *)carve(g->counters * sizeof(uint32_t));
+  g->starts = (uint32_t *)carve(g->counters * sizeof(uint32_t));
+  g->cursor = (uint32_t *)carve(g->counters * sizeof(uint32_t));
+  return at;
+}
+
 /* The shape of a grouped insert_or_apply of n inputs (map_grouped.cuh), and
  * its scratch bytes; false when the batch is not grouped: too small for its
  * table, a table too large for 2^GCOL_GROUPED_MAX_PBITS partitions, 16-byte
@@ -94,14 +114,12 @@ static bool grouped_shape(const oa_object *o, size_t n, bool with_values, groupe
   /* a partition's share of the map's slots fits 1.5 shared tables: its
      distinct keys (at most a full map's, about half in a map sized for its
      keys) fill at most about 3/4 of a shared table, most often a third */
-  g->pbits = GCOL_GROUPED_MIN_PBITS;
-  while (((size_t)g->slots << g->pbits) * 3 / 2 < o->num_slots) ++g->pbits;
-  if (g->pbits > GCOL_GROUPED_MAX_PBITS) return false;
-  const size_t counters = ((size_t)1 << g->pbits) + ((size_t)1 << (g->pbits + 1) / 2);
-  const size_t part_bytes = ((n * o->kb + 255) & ~(size_t)255) + (with_values ? n * o->vb : 0);
-  const size_t sizes[] = {part_bytes, part_bytes, counters * 4, counters * 4, counters * 4};
-  *bytes = 0;
-  for (size_t b : sizes) *bytes += (b + 255) & ~(size_t)255;
+  int pbits = GCOL_GROUPED_MIN_PBITS;
+  while (((size_t)g->slots << pbits) * 3 / 2 < o->num_slots) ++pbits;
+  if (pbits > GCOL_GROUPED_MAX_PBITS) return false;
+  g->bits[0] = (pbits + 1) / 2, g->bits[1] = pbits;
+  g->counters = (1u << g->bits[0]) + (1u << g->bits[1]);
+  *bytes = grouped_layout(g, n, o, with_values, NULL);
   return o->l.grouped_always || scratch_is_cheap(o, *bytes);
 }
 
@@ -117,20 +135,7 @@ static gcol_status_t apply_grouped(oa_object *o, const void *keys, const void *v
   if (map_alloc(o, &temp, bytes, s) != GCOL_SUCCESS) return GCOL_SUCCESS;
   *done = true;
   ++o->grouped_calls;
-  char *p = (char *)temp;
-  auto carve = [&](size_t b) {
-    void *r = b ? p : NULL;
-    p += (b + 255) & ~(size_t)255;
-    return r;
-  };
-  const size_t counters = ((size_t)1 << g.pbits) + ((size_t)1 << (g.pbits + 1) / 2);
-  for (int i = 0; i < 2; ++i) { /* each pass's keys, then its values */
-    g.part_keys[i] = carve(n * o->kb);
-    g.part_values[i] = carve(values ? n * o->vb : 0);
-  }
-  g.hist = (uint32_t *)carve(counters * 4);
-  g.starts = (uint32_t *)carve(counters * 4);
-  g.cursor = (uint32_t *)carve(counters * 4);
+  grouped_layout(&g, n, o, values != NULL, (char *)temp);
   cudaError_t e = with_ops(o, [&](auto ops) { return ops.apply_grouped(o->l, o->t, keys, values, n, a, g, s); });
   cudaError_t f = map_free(o, temp, bytes, s);
   return gcol_from_cuda(e != cudaSuccess ? e : f);
