@@ -196,6 +196,10 @@ static test_result_t apply(gcol_type_t kt, gcol_type_t vt, gcol_op_t op, size_t 
   CHECK_OK(gcol_map_insert(m, b.d_keys, b.d_vals, pre, NULL, s));
   CHECK_OK(gcol_map_insert_or_apply(m, b.d_keys, b.d_vals, n, op, s));
   CHECK(gcol_map_grouped_calls_for_testing(m) == (grouped ? 1u : 0u));
+  /* scattered once up to 2^9 partitions (at least as many shared slots as
+     0.8 map slots), else twice: the grouped tests take both */
+  const size_t shared_slots = grouped / (kb + vb + 2) & ~(size_t)3;
+  if (grouped) CHECK(gcol_map_grouped_passes_for_testing(m) == (shared_slots * 512 * 5 / 4 >= 2 * d ? 1 : 2));
   CHECK_STATUS(gcol_map_status(m, s), sentinels ? GCOL_ERROR_RESERVED_KEY : GCOL_SUCCESS);
   CHECK_OK(gcol_map_find(m, b.d_keys, d, d_out, s)); /* inputs 0..d-1 are pool keys 0..d-1 */
   size_t size = 0;
@@ -239,10 +243,13 @@ TEST(map_gpu_insert_or_apply_grouped_every_type_and_op) {
   const gcol_type_t vs[] = {GCOL_U32, GCOL_I32, GCOL_F32, GCOL_U64, GCOL_I64, GCOL_F64};
   for (int v = 0; v < 6; ++v)
     for (int op = GCOL_OP_ADD; op <= GCOL_OP_MAX; ++op) {
-      size_t small = 32 * (8 + gcol_type_size(vs[v]));
+      /* a shared slot: key, value and a 2-byte list place */
+      const size_t slot = 8 + gcol_type_size(vs[v]) + 2;
       RUN(apply(GCOL_U64, vs[v], (gcol_op_t)op, 200000, 2000, 0, 96 << 10, 0));
       RUN(apply(GCOL_I32, vs[v], (gcol_op_t)op, 400000, 20000, 0, 96 << 10, 0));
-      RUN(apply(GCOL_U64, vs[v], (gcol_op_t)op, 200000, 2000, 0, small, 0));
+      RUN(apply(GCOL_U64, vs[v], (gcol_op_t)op, 200000, 2000, 0, 32 * slot, 0));
+      /* 64 shared slots against 50K map slots: 2^10 partitions, two passes */
+      RUN(apply(GCOL_U64, vs[v], (gcol_op_t)op, 200000, 25000, 0, 64 * slot, 0));
     }
   return TEST_PASS;
 }
@@ -251,6 +258,7 @@ TEST(map_gpu_insert_or_apply_grouped_sentinels_and_claims) {
     RUN(apply(GCOL_I64, GCOL_I64, (gcol_op_t)op, 200000, 2000, 0, 96 << 10, 1));
     RUN(apply(GCOL_I32, GCOL_F32, (gcol_op_t)op, 200000, 2000, 0, 96 << 10, 1));
     RUN(apply(GCOL_U64, GCOL_F64, (gcol_op_t)op, 200000, 2000, 1, 96 << 10, 0));
+    RUN(apply(GCOL_I32, GCOL_I32, (gcol_op_t)op, 200000, 25000, 0, 64 * (4 + 4 + 2), 1)); /* two passes */
   }
   RUN(apply(GCOL_I64, GCOL_I64, GCOL_OP_ADD, 200000, 2000, 0, 0, 1)); /* the direct path, alike */
   return TEST_PASS;
@@ -317,6 +325,53 @@ TEST(map_gpu_insert_or_apply_counts_without_values) {
   for (int i = 0; i < 4; ++i)
     for (int tile = 0; tile <= 4; tile += 4) RUN(count_without_values(vts[i], tile, 0));
   for (int i = 0; i < 4; ++i) RUN(count_without_values(vts[i], 0, 1));
+  return TEST_PASS;
+}
+
+/* Where the library itself groups (no test hook): counts (no values) into
+ * a table in the L2 are grouped when the scratch is cheap (a user
+ * allocator), sums into it are not, and without a caching allocator (the
+ * default pool keeps nothing) counts are not either. The results agree. */
+static void *plain_alloc(void *ctx, size_t bytes, cudaStream_t s) {
+  void *p = NULL;
+  (void)ctx;
+  return cudaMallocAsync(&p, bytes, s) == cudaSuccess ? p : NULL;
+}
+static void plain_free(void *ctx, void *p, size_t bytes, cudaStream_t s) {
+  (void)ctx, (void)bytes;
+  (void)cudaFreeAsync(p, s);
+}
+TEST(map_gpu_insert_or_apply_groups_counts_by_itself) {
+  REQUIRE_GPU();
+  const size_t n = (size_t)1 << 22, d = 50000;
+  if (n > test_max_n()) return TEST_SKIP;
+  uint64_t *keys = malloc(n * 8);
+  uint32_t *ones = malloc(n * 4);
+  uint32_t *want = calloc(d, 4), *got = malloc(d * 4);
+  CHECK(keys && ones && want && got);
+  tu_rng_t r = {test_seed() | 1};
+  for (size_t i = 0; i < n; ++i) {
+    size_t j = i < d ? i : (size_t)(tu_next(&r) % d);
+    keys[i] = j * 0x9e3779b97f4a7c15ULL + 1, ++want[j];
+    ones[i] = 1;
+  }
+  void *d_keys = tu_to_device(keys, n * 8), *d_ones = tu_to_device(ones, n * 4), *d_out = tu_poisoned(d * 4);
+  CHECK(d_keys && d_ones && d_out);
+  for (int form = 0; form < 3; ++form) { /* counts with an allocator; sums with it; counts without */
+    gcol_map_config_t c = gcol_map_config_default(GCOL_U64, GCOL_U32);
+    c.capacity = 2 * d; /* 1.6 MB: in the L2 of any GPU that runs this */
+    if (form < 2) c.allocator.alloc = plain_alloc, c.allocator.free = plain_free;
+    gcol_map_t *m = NULL;
+    CHECK_OK(gcol_map_create(&m, &c, 0));
+    CHECK_OK(gcol_map_insert_or_apply(m, d_keys, form == 1 ? d_ones : NULL, n, GCOL_OP_ADD, 0));
+    CHECK(gcol_map_grouped_calls_for_testing(m) == (form == 0 ? 1u : 0u));
+    CHECK_OK(gcol_map_find(m, d_keys, d, d_out, 0)); /* inputs 0..d-1: key j is input j */
+    CHECK(!tu_to_host(got, d_out, d * 4));
+    for (size_t j = 0; j < d; ++j) CHECK(got[j] == want[j]);
+    gcol_map_destroy(m);
+  }
+  tu_free(d_keys), tu_free(d_ones), tu_free(d_out);
+  free(keys), free(ones), free(want), free(got);
   return TEST_PASS;
 }
 

@@ -62,7 +62,7 @@ extern "C" {
 
 #define GCOL_VERSION_MAJOR 1
 #define GCOL_VERSION_MINOR 2
-#define GCOL_VERSION_PATCH 1
+#define GCOL_VERSION_PATCH 2
 
 /* Only what this header declares is exported from libgcol.so; everything
  * else in the library has hidden visibility. */
@@ -332,10 +332,12 @@ GCOL_API gcol_status_t gcol_map_insert_and_find(gcol_map_t *m, const void *d_key
  *   op                GCOL_OP_ADD, GCOL_OP_MIN or GCOL_OP_MAX (else
  *                     INVALID_ARGUMENT)
  * Large batches (since 1.2.1): a batch of 2^22 or more inputs, at least
- * twice the map's slots, into a table larger than the L2 cache, with keys
- * of 4 or 8 bytes, is first reduced per key in shared memory, and the map
- * takes one apply per distinct key. It needs scratch of twice the batch's
- * keys and values, so it runs only where that is cheap: with cfg.allocator
+ * twice the map's slots, into a table larger than the L2 cache (counts
+ * with d_values NULL: any table, since 1.2.2), with keys of 4 or 8 bytes,
+ * is first reduced per key in shared memory, and the map takes one apply
+ * per distinct key. It needs scratch of once or twice the batch's keys and
+ * values (twice for tables of more than a few million slots), so it runs only where
+ * that is cheap: with cfg.allocator
  * set (a caching pool), or with cudaMallocAsync when the device's current
  * pool keeps that much (cudaMemPoolAttrReleaseThreshold; the default keeps
  * nothing, and mapping the memory every call costs more than grouping

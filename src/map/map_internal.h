@@ -23,8 +23,10 @@ gcol_status_t gcol_set_set_key_cas_for_testing(gcol_set_t *s, int key_cas);
  * (0: never group), whatever the table's place and the scratch's cost, so
  * small tests reach the grouped kernels and their overflow into the map. */
 gcol_status_t gcol_map_set_grouped_for_testing(gcol_map_t *m, size_t min_batch, size_t smem_bytes);
-/* How many insert_or_apply calls on m ran grouped. */
+/* How many insert_or_apply calls on m ran grouped, and the scatter passes
+ * (1 or 2) of the last one. */
 size_t gcol_map_grouped_calls_for_testing(const gcol_map_t *m);
+int gcol_map_grouped_passes_for_testing(const gcol_map_t *m);
 
 /* All ones in the low `bytes` bytes (4 or 8): the default empty sentinel. */
 uint64_t gcol_all_ones(size_t bytes);

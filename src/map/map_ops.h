@@ -32,9 +32,11 @@ struct launch_cfg {
 /* A grouped insert_or_apply's shape and scratch (map_grouped.cuh; planned
  * by oa_host.cu). */
 struct grouped_plan {
+  int passes;        /* scatter passes: 1 or 2 */
   int bits[2];       /* partitions by the top bits[0] bits of the hash, then
-                        by the top bits[1] (2^bits[1] in the end) */
-  uint32_t counters; /* 2^bits[0] + 2^bits[1]: both passes' partitions */
+                        (two passes) by the top bits[1]; 2^bits[passes - 1]
+                        in the end */
+  uint32_t counters; /* 2^bits[0] (+ 2^bits[1]): every pass's partitions */
   uint32_t slots;    /* keys of the reduce kernel's shared table */
   size_t smem_bytes; /* its shared memory */
   void *part_keys[2], *part_values[2]; /* each pass's output (values: NULL when counting) */

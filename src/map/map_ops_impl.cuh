@@ -101,31 +101,31 @@ cudaError_t oa_ops<KB, VB>::apply_grouped(const launch_cfg &l, const table_ref &
     return cudaErrorNotSupported;
   } else {
     constexpr int SB = slot_of<KB, VB>();
-    /* two passes, so each tile of the scatter meets few partitions and
-       writes long runs */
-    const int *bits = g.bits;
+    const int *bits = g.bits, last = g.passes - 1;
     const uint32_t first = 1u << bits[0];
     const size_t hist_bytes = g.counters * sizeof(uint32_t);
     cudaError_t e = cudaMemsetAsync(g.hist, 0, hist_bytes, s);
     if (e != cudaSuccess) return e;
+    const int bits1 = g.passes == 2 ? bits[1] : 0; /* the kernels' "no second pass" */
     auto hk = grouped_histogram_kernel<KB>;
     hk<<<grid_fill(hk, GCOL_GROUPED_BLOCK, l.num_sms, n, hist_bytes), GCOL_GROUPED_BLOCK, hist_bytes, s>>>(
-        t, keys, n, bits[0], bits[1], g.hist);
-    grouped_starts_kernel<KB><<<1, GCOL_GROUPED_BLOCK, 0, s>>>(g.hist, bits[0], bits[1], g.starts, g.cursor);
+        t, keys, n, bits[0], bits1, g.hist);
+    grouped_starts_kernel<KB><<<1, GCOL_GROUPED_BLOCK, 0, s>>>(g.hist, bits[0], bits1, g.starts, g.cursor);
     const void *in_keys = keys, *in_values = values;
     auto sk = grouped_scatter_kernel<KB, VB>;
-    for (int pass = 0; pass < 2; ++pass) {
+    for (int pass = 0; pass < g.passes; ++pass) {
       const size_t smem = grouped_scatter_smem<KB, VB>(bits[pass]);
       if ((e = cudaFuncSetAttribute(sk, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)) != cudaSuccess)
         return e;
       void *out_values = values ? g.part_values[pass] : NULL;
       const size_t tiles = (n + GCOL_GROUPED_BLOCK * GCOL_GROUPED_ITEMS - 1) / (GCOL_GROUPED_BLOCK * GCOL_GROUPED_ITEMS);
       sk<<<grid_fill(sk, GCOL_GROUPED_BLOCK, l.num_sms, tiles * GCOL_GROUPED_BLOCK, smem), GCOL_GROUPED_BLOCK, smem, s>>>(
-          t, in_keys, in_values, n, bits[pass], g.cursor + (pass ? first : 0), g.part_keys[pass], out_values);
+          t, in_keys, in_values, n, bits[pass], pass ? bits[1] - bits[0] : 0, g.cursor + (pass ? first : 0),
+          g.part_keys[pass], out_values);
       in_keys = g.part_keys[pass], in_values = out_values;
     }
     if ((e = cudaPeekAtLastError()) != cudaSuccess) return e;
-    const size_t parts = (size_t)1 << bits[1];
+    const size_t parts = (size_t)1 << bits[last];
     cudaError_t w = with_tile<SB>(l.tile, [&](auto tc) {
       auto k = grouped_reduce_kernel<decltype(tc)::value, KB, VB>;
       if ((e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)g.smem_bytes)) !=
@@ -133,8 +133,8 @@ cudaError_t oa_ops<KB, VB>::apply_grouped(const launch_cfg &l, const table_ref &
         return;
       unsigned grid = grid_fill(k, GCOL_GROUPED_REDUCE_BLOCK, l.num_sms, parts * GCOL_GROUPED_REDUCE_BLOCK,
                                 g.smem_bytes);
-      k<<<grid, GCOL_GROUPED_REDUCE_BLOCK, g.smem_bytes, s>>>(t, in_keys, in_values, n, bits[1], g.starts + first,
-                                                              g.slots, a);
+      k<<<grid, GCOL_GROUPED_REDUCE_BLOCK, g.smem_bytes, s>>>(t, in_keys, in_values, n, bits[last],
+                                                              g.starts + (last ? first : 0), g.slots, a);
     });
     return e != cudaSuccess ? e : w; /* the reduce kernel did not run when its attribute failed */
   }

@@ -86,7 +86,7 @@ static size_t grouped_layout(grouped_plan *g, size_t n, const oa_object *o, bool
     at += (b + 255) & ~(size_t)255;
     return r;
   };
-  for (int i = 0; i < 2; ++i) {
+  for (int i = 0; i < g->passes; ++i) {
     g->part_keys[i] = carve(n * o->kb);
     g->part_values[i] = carve(with_values ? n * o->vb : 0);
   }
@@ -101,24 +101,35 @@ static size_t grouped_layout(grouped_plan *g, size_t n, const oa_object *o, bool
  * table, a table too large for 2^GCOL_GROUPED_MAX_PBITS partitions, 16-byte
  * keys, or 2^32 inputs (32-bit offsets). */
 static bool grouped_shape(const oa_object *o, size_t n, bool with_values, grouped_plan *g, size_t *bytes) {
-  const size_t slot_bytes = (size_t)o->kb + (size_t)o->vb;
+  /* a shared slot: key, value, and its place in the list of claimed slots */
+  const size_t slot_bytes = (size_t)o->kb + (size_t)o->vb + sizeof(uint16_t);
   if (o->kb == 16 || o->vb == 0 || n < o->l.grouped_min_batch || n / GCOL_GROUPED_RATIO < o->num_slots ||
       n >= ((size_t)1 << 32) || o->l.grouped_smem < 32 * slot_bytes)
     return false;
-  /* a table in the L2 takes the batch faster as it is (H100, 100M inputs
-     onto 1M i64 keys: 3.28 ms direct, 4.86 grouped) */
-  if (o->table_bytes <= o->l.l2_bytes && !o->l.grouped_always) return false;
+  /* a table in the L2 takes pairs faster as they are, but counts (no values
+     to move) faster grouped (H100, 100M inputs onto 1M i64 keys: sums 3.28
+     ms direct, 3.9 grouped; counts 2.93 direct, 2.0 grouped) */
+  if (with_values && o->table_bytes <= o->l.l2_bytes && !o->l.grouped_always) return false;
   *g = grouped_plan{};
-  g->slots = (uint32_t)(o->l.grouped_smem / slot_bytes);
+  /* whole 16-byte buckets of keys, and list places in 16 bits */
+  const size_t fit = o->l.grouped_smem / slot_bytes;
+  g->slots = (uint32_t)(fit < 65536 ? fit : 65536) & ~3u;
   g->smem_bytes = (size_t)g->slots * slot_bytes;
-  /* a partition's share of the map's slots fits 1.5 shared tables: its
-     distinct keys (at most a full map's, about half in a map sized for its
-     keys) fill at most about 3/4 of a shared table, most often a third */
+  /* a partition's share of the map's slots fits 1.25 shared tables, so its
+     distinct keys fill about half of one in a map at load 0.4 (Python's
+     sizing), and reach the map past 7/8 only in maps loaded past 0.7
+     (H100, 10M keys, 25M map slots, 7K shared: 1.69 ms with 4096
+     partitions, 2.20 with 2048) */
   int pbits = GCOL_GROUPED_MIN_PBITS;
-  while (((size_t)g->slots << pbits) * 3 / 2 < o->num_slots) ++pbits;
+  while (((size_t)g->slots << pbits) * 5 / 4 < o->num_slots) ++pbits;
   if (pbits > GCOL_GROUPED_MAX_PBITS) return false;
-  g->bits[0] = (pbits + 1) / 2, g->bits[1] = pbits;
-  g->counters = (1u << g->bits[0]) + (1u << g->bits[1]);
+  if (pbits <= GCOL_GROUPED_ONE_PASS_BITS) {
+    g->passes = 1, g->bits[0] = pbits;
+    g->counters = 1u << pbits;
+  } else {
+    g->passes = 2, g->bits[0] = (pbits + 1) / 2, g->bits[1] = pbits;
+    g->counters = (1u << g->bits[0]) + (1u << g->bits[1]);
+  }
   *bytes = grouped_layout(g, n, o, with_values, NULL);
   return o->l.grouped_always || scratch_is_cheap(o, *bytes);
 }
@@ -135,6 +146,7 @@ static gcol_status_t apply_grouped(oa_object *o, const void *keys, const void *v
   if (map_alloc(o, &temp, bytes, s) != GCOL_SUCCESS) return GCOL_SUCCESS;
   *done = true;
   ++o->grouped_calls;
+  o->grouped_passes = g.passes;
   grouped_layout(&g, n, o, values != NULL, (char *)temp);
   cudaError_t e = with_ops(o, [&](auto ops) { return ops.apply_grouped(o->l, o->t, keys, values, n, a, g, s); });
   cudaError_t f = map_free(o, temp, bytes, s);

@@ -41,3 +41,4 @@ extern "C" gcol_status_t gcol_map_set_grouped_for_testing(gcol_map_t *m, size_t 
 }
 
 extern "C" size_t gcol_map_grouped_calls_for_testing(const gcol_map_t *m) { return m ? m->grouped_calls : 0; }
+extern "C" int gcol_map_grouped_passes_for_testing(const gcol_map_t *m) { return m ? m->grouped_passes : 0; }
