@@ -145,10 +145,14 @@ static uint64_t cpu_apply(uint64_t a, uint64_t b, gcol_op_t op, gcol_type_t t, d
 }
 
 /* grouped: 0, or the shared table (bytes) of a grouped apply forced at any
- * batch size (map_grouped.cuh); sentinels: a few inputs past the first d
- * hold the sentinel keys (skipped, latched as RESERVED_KEY). */
+ * batch size (map_grouped.cuh); extras: APPLY_SENTINELS, a few inputs past
+ * the first d hold the sentinel keys (skipped, latched as RESERVED_KEY);
+ * APPLY_HOT_KEY, every other input past the first d is pool key 0 (half the
+ * batch on one key). */
+enum { APPLY_SENTINELS = 1, APPLY_HOT_KEY = 2 };
 static test_result_t apply(gcol_type_t kt, gcol_type_t vt, gcol_op_t op, size_t n, size_t d, int key_cas,
-                           size_t grouped, int sentinels) {
+                           size_t grouped, int extras) {
+  const int sentinels = extras & APPLY_SENTINELS;
   REQUIRE_GPU();
   if (n > test_max_n()) return TEST_SKIP;
   size_t kb = gcol_type_size(kt), vb = gcol_type_size(vt);
@@ -161,6 +165,10 @@ static test_result_t apply(gcol_type_t kt, gcol_type_t vt, gcol_op_t op, size_t 
     else tu_put(b.vals, i, vb, vt == GCOL_I32 || vt == GCOL_I64 ? (uint64_t)((int64_t)(x % 2001) - 1000) : x);
   }
   CHECK_CUDA(cudaMemcpy(b.d_vals, b.vals, n * vb, cudaMemcpyHostToDevice));
+  for (size_t i = d + 1; (extras & APPLY_HOT_KEY) && i < n; i += 2) { /* input 0 is pool key 0; sentinels go over */
+    tu_put(b.keys, i, kb, tu_get(b.keys, 0, kb));
+    b.r[i] = 0;
+  }
   const size_t reserved_at[] = {d + 1, d + (n - d) / 2, n - 1};
   uint64_t ones = kb == 4 ? 0xffffffffULL : ~0ULL; /* -1 and -2: the default sentinels */
   for (int i = 0; sentinels && i < 3; ++i) {
@@ -168,7 +176,7 @@ static test_result_t apply(gcol_type_t kt, gcol_type_t vt, gcol_op_t op, size_t 
     tu_put(b.keys, reserved_at[i], kb, ones - (i & 1));
     b.r[reserved_at[i]] = UINT32_MAX;
   }
-  if (sentinels) CHECK_CUDA(cudaMemcpy(b.d_keys, b.keys, n * kb, cudaMemcpyHostToDevice));
+  if (extras) CHECK_CUDA(cudaMemcpy(b.d_keys, b.keys, n * kb, cudaMemcpyHostToDevice));
   /* inputs 0..d/2-1 (distinct pool keys) go in first with insert: apply must fold onto them */
   size_t pre = d / 2;
   uint64_t *want = malloc(d * 8);
@@ -259,6 +267,10 @@ TEST(map_gpu_insert_or_apply_grouped_sentinels_and_claims) {
     RUN(apply(GCOL_I32, GCOL_F32, (gcol_op_t)op, 200000, 2000, 0, 96 << 10, 1));
     RUN(apply(GCOL_U64, GCOL_F64, (gcol_op_t)op, 200000, 2000, 1, 96 << 10, 0));
     RUN(apply(GCOL_I32, GCOL_I32, (gcol_op_t)op, 200000, 25000, 0, 64 * (4 + 4 + 2), 1)); /* two passes */
+    /* half the batch on one key: warps fold their lanes of one slot first */
+    RUN(apply(GCOL_I64, GCOL_I64, (gcol_op_t)op, 400000, 2000, 0, 96 << 10, APPLY_HOT_KEY));
+    RUN(apply(GCOL_U64, GCOL_F64, (gcol_op_t)op, 400000, 2000, 0, 96 << 10, APPLY_HOT_KEY | APPLY_SENTINELS));
+    RUN(apply(GCOL_I32, GCOL_F32, (gcol_op_t)op, 400000, 25000, 0, 64 * (4 + 4 + 2), APPLY_HOT_KEY));
   }
   RUN(apply(GCOL_I64, GCOL_I64, GCOL_OP_ADD, 200000, 2000, 0, 0, 1)); /* the direct path, alike */
   return TEST_PASS;

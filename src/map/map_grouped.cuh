@@ -65,37 +65,53 @@ __global__ void __launch_bounds__(GCOL_GROUPED_BLOCK) grouped_histogram_kernel(t
     if (h[p]) atomicAdd(&hist[p], h[p]);
 }
 
-/* An exclusive scan of the counters in[0, parts) by a whole block, each
- * thread over a run of consecutive ones: f(p, start of p, in[p]) for every
- * p, in[p] read before f runs (f may overwrite it). */
+/* An exclusive scan of value(p) for p in [0, parts) by a whole block, each
+ * thread over a run of consecutive p: f(p, start of p, value(p)) for every
+ * p, value(p) taken before f runs (f may overwrite what it reads). */
 typedef cub::BlockScan<uint32_t, GCOL_GROUPED_BLOCK> grouped_scan_t;
-template <class F>
-__device__ __forceinline__ void grouped_block_scan(const uint32_t *in, uint32_t parts,
-                                                   typename grouped_scan_t::TempStorage &tmp, F f) {
+template <class V, class F>
+__device__ __forceinline__ void grouped_block_scan(uint32_t parts, typename grouped_scan_t::TempStorage &tmp, V value,
+                                                   F f) {
   const uint32_t per = (parts + blockDim.x - 1) / blockDim.x, first = threadIdx.x * per;
   uint32_t sum = 0;
-  for (uint32_t j = 0; j < per && first + j < parts; ++j) sum += in[first + j];
+  for (uint32_t j = 0; j < per && first + j < parts; ++j) sum += value(first + j);
   grouped_scan_t(tmp).ExclusiveSum(sum, sum);
   for (uint32_t j = 0; j < per && first + j < parts; ++j) {
-    const uint32_t c = in[first + j];
+    const uint32_t c = value(first + j);
     f(first + j, sum, c);
     sum += c;
   }
 }
 
-/* 2. starts := exclusive scan of each pass's sizes, cursor := starts (one
- * block; at most 2^13 + 2^7 counters; bits1 0: one pass). A template only
- * so that each kernel instance file may hold a copy. */
+/* 2. starts := exclusive scan of each pass's sizes, cursor := starts, and
+ * the reduce's work: each partition of the last pass cut into items of at
+ * most `chunk` inputs, items[2i] / items[2i + 1] the begin and end of item
+ * i, *num_items their number. (One block; at most 2^13 + 2^7 counters;
+ * bits1 0: one pass.) A template only so that each kernel instance file
+ * may hold a copy. */
 template <int KB>
 __global__ void __launch_bounds__(GCOL_GROUPED_BLOCK) grouped_starts_kernel(const uint32_t *hist, int bits0, int bits1,
-                                                                            uint32_t *starts, uint32_t *cursor) {
+                                                                            uint32_t *starts, uint32_t *cursor,
+                                                                            uint32_t chunk, uint32_t *items,
+                                                                            uint32_t *num_items) {
   __shared__ typename grouped_scan_t::TempStorage tmp;
-  for (int pass = 0; pass < (bits1 ? 2 : 1); ++pass) {
-    const uint32_t base = pass ? 1u << bits0 : 0;
-    grouped_block_scan(hist + base, 1u << (pass ? bits1 : bits0), tmp,
+  const int passes = bits1 ? 2 : 1;
+  uint32_t base = 0, parts = 0;
+  for (int pass = 0; pass < passes; ++pass) {
+    base = pass ? 1u << bits0 : 0, parts = 1u << (pass ? bits1 : bits0);
+    grouped_block_scan(parts, tmp, [&](uint32_t p) { return hist[base + p]; },
                        [&](uint32_t p, uint32_t start, uint32_t) { starts[base + p] = cursor[base + p] = start; });
-    __syncthreads(); /* tmp again */
+    __syncthreads(); /* tmp again; starts seen by the whole block */
   }
+  grouped_block_scan(parts, tmp, [&](uint32_t p) { return (hist[base + p] + chunk - 1) / chunk; },
+                     [&](uint32_t p, uint32_t item, uint32_t k) {
+                       const uint32_t begin = starts[base + p], end = begin + hist[base + p];
+                       for (uint32_t i = 0; i < k; ++i, ++item) {
+                         items[2 * item] = begin + i * chunk;
+                         items[2 * item + 1] = end - begin - i * chunk > chunk ? begin + (i + 1) * chunk : end;
+                       }
+                       if (p == parts - 1) *num_items = item;
+                     });
 }
 
 /* 3. One pass of the partitioning: each block takes tiles of
@@ -154,7 +170,7 @@ __global__ void __launch_bounds__(GCOL_GROUPED_BLOCK, 2) grouped_scatter_kernel(
     }
     __syncthreads();
     /* the output runs: one atomic per partition present */
-    grouped_block_scan(count, hi - lo, tmp, [&](uint32_t p, uint32_t start, uint32_t c) {
+    grouped_block_scan(hi - lo, tmp, [&](uint32_t p) { return count[p]; }, [&](uint32_t p, uint32_t start, uint32_t c) {
       at[p] = start;
       count[p] = c ? atomicAdd(&cursor[lo + p], c) - start : 0;
     });
@@ -213,18 +229,50 @@ __device__ __noinline__ void grouped_overflow(const table_ref &t, uint64_t k, ui
   (void)solo_upsert<T, SB>(t, k, v, h, a, stored, *pending);
 }
 
-/* 4. A block per partition (striding over them): fold the partition's range
- * into a table of `slots` keys and values in shared memory, then apply each
- * (key, partial) to the map. The table is probed a 16-byte bucket of keys
- * at a time (one vector load: 2 keys of 8 bytes or 4 of 4), each thread has
- * GCOL_GROUPED_LOADS inputs in flight, and the claimed slots are listed
- * (order), so that the flush walks only them and resets only them. H100,
- * 100M inputs onto 10M i64 keys, counting: 2.41 ms with a slot per probe,
- * one input per thread and whole-table sweeps, 1.56 so. */
+/* Apply v to shared slot `slot` (its value word w). Where the value's
+ * shared atomic is a CAS loop (8-byte values, float MIN/MAX) and the whole
+ * warp applies to one slot, the warp first folds its values with shuffles
+ * and one lane applies: with a key holding half of a batch of 100M i64
+ * pairs, the 512 threads of the block that held it retried one 64-bit CAS
+ * each, and the call took 1.4 s. (Folding every group of equal slots with
+ * __match_any_sync cost more than it saved: 10x slower with few keys.)
+ * Native atomics (4-byte ADD/MIN/MAX, float ADD) apply as they are. 4-byte
+ * values: the word's low half is all atomic_apply_word touches. */
+__device__ __forceinline__ void grouped_fold(unsigned long long *w, uint32_t slot, uint64_t v, const upsert_args &a) {
+  const bool cas_loop = a.vtype == GCOL_U64 || a.vtype == GCOL_I64 || a.vtype == GCOL_F64 ||
+                        (a.vtype == GCOL_F32 && a.op != GCOL_OP_ADD);
+  if (cas_loop) {
+    const unsigned active = __activemask();
+    const int lane = threadIdx.x & 31, leader = __ffs(active) - 1;
+    if (__all_sync(active, slot == __shfl_sync(active, slot, leader))) {
+      if (active == 0xffffffffu) {
+        for (int o = 16; o > 0; o >>= 1) v = combine_bits(v, __shfl_xor_sync(active, v, o), a.op, a.vtype);
+      } else { /* a part of the warp: its lanes one by one, to the leader */
+        for (unsigned m = active & (active - 1); m; m &= m - 1) {
+          const uint64_t x = __shfl_sync(active, v, __ffs(m) - 1);
+          if (lane == leader) v = combine_bits(v, x, a.op, a.vtype);
+        }
+      }
+      if (lane != leader) return;
+    }
+  }
+  atomic_apply_word(w, v, a.op, a.vtype);
+}
+
+/* 4. A block per work item (striding over them: a partition, or a piece of
+ * one past `chunk` inputs, so that a key holding much of the batch is folded
+ * by many blocks): fold the item's range into a table of `slots` keys and
+ * values in shared memory, then apply each (key, partial) to the map. The
+ * table is probed a 16-byte bucket of keys at a time (one vector load: 2
+ * keys of 8 bytes or 4 of 4), each thread has GCOL_GROUPED_LOADS inputs in
+ * flight, and the claimed slots are listed (order), so that the flush walks
+ * only them and resets only them. H100, 100M inputs onto 10M i64 keys,
+ * counting: 2.41 ms with a slot per probe, one input per thread and
+ * whole-table sweeps, 1.56 so. */
 #define GCOL_GROUPED_LOADS 2
 template <int T, int KB, int VB>
 __global__ void __launch_bounds__(GCOL_GROUPED_REDUCE_BLOCK) grouped_reduce_kernel(
-    table_ref t, const void *part_keys, const void *part_values, size_t n, int pbits, const uint32_t *starts,
+    table_ref t, const void *part_keys, const void *part_values, const uint32_t *items, const uint32_t *num_items,
     uint32_t slots, upsert_args a) {
   constexpr int SB = slot_of<KB, VB>(), W = 16 / KB, U = GCOL_GROUPED_LOADS;
   typedef shared_word<KB> kw;
@@ -238,16 +286,16 @@ __global__ void __launch_bounds__(GCOL_GROUPED_REDUCE_BLOCK) grouped_reduce_kern
   __shared__ uint32_t claimed_by_round[2];
   const kw empty = (kw)t.empty_key; /* never a stored key: accept_key turns sentinels away */
   const vw identity = (vw)op_identity_bits(a.op, a.vtype);
-  const uint32_t parts = 1u << pbits, room = slots - slots / 8, buckets = slots / W;
+  const uint32_t work = *num_items, room = slots - slots / 8, buckets = slots / W;
   a.mode = UPSERT_APPLY;
   unsigned long long pending = 0;
   for (uint32_t j = threadIdx.x; j < slots; j += blockDim.x) skeys[j] = empty, vals[j] = identity;
   if (threadIdx.x == 0) claimed_by_round[0] = 0;
-  for (uint32_t p = blockIdx.x, r = 0; p < parts; p += gridDim.x, ++r) {
+  for (uint32_t item = blockIdx.x, r = 0; item < work; item += gridDim.x, ++r) {
     uint32_t &claimed = claimed_by_round[r & 1];
     __syncthreads(); /* the table is empty again, claimed 0 */
     if (threadIdx.x == 0) claimed_by_round[(r + 1) & 1] = 0; /* the last round's: read by all by now */
-    const size_t begin = starts[p], end = p + 1 < parts ? starts[p + 1] : n;
+    const size_t begin = items[2 * item], end = items[2 * item + 1];
     for (size_t base = begin; base < end; base += (size_t)U * blockDim.x) {
       key_word<KB> k[U];
       uint64_t v[U];
@@ -296,8 +344,7 @@ __global__ void __launch_bounds__(GCOL_GROUPED_REDUCE_BLOCK) grouped_reduce_kern
           }
           /* another key took the slot: the same bucket again */
         }
-        /* 4-byte values: the word's low half is all atomic_apply_word touches */
-        if (slot >= 0) atomic_apply_word(reinterpret_cast<unsigned long long *>(&vals[slot]), v[u], a.op, a.vtype);
+        if (slot >= 0) grouped_fold(reinterpret_cast<unsigned long long *>(&vals[slot]), (uint32_t)slot, v[u], a);
         else grouped_overflow<T, SB>(t, k[u], v[u], h, a, &pending);
       }
     }

@@ -101,7 +101,7 @@ cudaError_t oa_ops<KB, VB>::apply_grouped(const launch_cfg &l, const table_ref &
     return cudaErrorNotSupported;
   } else {
     constexpr int SB = slot_of<KB, VB>();
-    const int *bits = g.bits, last = g.passes - 1;
+    const int *bits = g.bits;
     const uint32_t first = 1u << bits[0];
     const size_t hist_bytes = g.counters * sizeof(uint32_t);
     cudaError_t e = cudaMemsetAsync(g.hist, 0, hist_bytes, s);
@@ -110,7 +110,8 @@ cudaError_t oa_ops<KB, VB>::apply_grouped(const launch_cfg &l, const table_ref &
     auto hk = grouped_histogram_kernel<KB>;
     hk<<<grid_fill(hk, GCOL_GROUPED_BLOCK, l.num_sms, n, hist_bytes), GCOL_GROUPED_BLOCK, hist_bytes, s>>>(
         t, keys, n, bits[0], bits1, g.hist);
-    grouped_starts_kernel<KB><<<1, GCOL_GROUPED_BLOCK, 0, s>>>(g.hist, bits[0], bits1, g.starts, g.cursor);
+    grouped_starts_kernel<KB><<<1, GCOL_GROUPED_BLOCK, 0, s>>>(g.hist, bits[0], bits1, g.starts, g.cursor, g.chunk,
+                                                              g.items, g.num_items);
     const void *in_keys = keys, *in_values = values;
     auto sk = grouped_scatter_kernel<KB, VB>;
     for (int pass = 0; pass < g.passes; ++pass) {
@@ -125,16 +126,15 @@ cudaError_t oa_ops<KB, VB>::apply_grouped(const launch_cfg &l, const table_ref &
       in_keys = g.part_keys[pass], in_values = out_values;
     }
     if ((e = cudaPeekAtLastError()) != cudaSuccess) return e;
-    const size_t parts = (size_t)1 << bits[last];
     cudaError_t w = with_tile<SB>(l.tile, [&](auto tc) {
       auto k = grouped_reduce_kernel<decltype(tc)::value, KB, VB>;
       if ((e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)g.smem_bytes)) !=
           cudaSuccess)
         return;
-      unsigned grid = grid_fill(k, GCOL_GROUPED_REDUCE_BLOCK, l.num_sms, parts * GCOL_GROUPED_REDUCE_BLOCK,
-                                g.smem_bytes);
-      k<<<grid, GCOL_GROUPED_REDUCE_BLOCK, g.smem_bytes, s>>>(t, in_keys, in_values, n, bits[last],
-                                                              g.starts + (last ? first : 0), g.slots, a);
+      unsigned grid = grid_fill(k, GCOL_GROUPED_REDUCE_BLOCK, l.num_sms,
+                                (size_t)g.max_items * GCOL_GROUPED_REDUCE_BLOCK, g.smem_bytes);
+      k<<<grid, GCOL_GROUPED_REDUCE_BLOCK, g.smem_bytes, s>>>(t, in_keys, in_values, g.items, g.num_items, g.slots,
+                                                              a);
     });
     return e != cudaSuccess ? e : w; /* the reduce kernel did not run when its attribute failed */
   }

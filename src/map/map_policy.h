@@ -86,6 +86,9 @@ typedef struct {
  * beyond in two passes (H100, 100M i64 keys to 512 partitions: 0.98 ms in
  * one pass, 0.86 + 0.87 in two). */
 #define GCOL_GROUPED_ONE_PASS_BITS 9
+/* A partition past max(4x the average, this many inputs) is folded by
+ * several blocks, a piece each. */
+#define GCOL_GROUPED_MIN_CHUNK ((size_t)1 << 16)
 
 /* The row for a compute capability (the last row whose min_cc_major <= cc_major). */
 gcol_map_policy_t gcol_map_policy_for(int cc_major);
