@@ -254,7 +254,11 @@ clean:
 	rm -rf $(BUILD)
 
 .PHONY: all build-all test demo bench bench-python clean header-check install uninstall FORCE
-.SECONDARY:
+# The objects of benchmarks and examples come from pattern rules only: kept,
+# not deleted as intermediates. (Not `.SECONDARY:` for every target: that
+# made every target an intermediate, so a deleted library archive was not
+# remade while the programs linked from it looked up to date.)
+.SECONDARY: $(BENCHES:%=%.o) $(EXAMPLES:%=%.o)
 # dependency files are only read, never remade (make's built-in %: %.o rule would
 # otherwise try to "link" them from the map_instance_% pattern)
 %.d: ;
