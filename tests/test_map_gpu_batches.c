@@ -204,8 +204,8 @@ static test_result_t apply(gcol_type_t kt, gcol_type_t vt, gcol_op_t op, size_t 
   CHECK_OK(gcol_map_insert(m, b.d_keys, b.d_vals, pre, NULL, s));
   CHECK_OK(gcol_map_insert_or_apply(m, b.d_keys, b.d_vals, n, op, s));
   CHECK(gcol_map_grouped_calls_for_testing(m) == (grouped ? 1u : 0u));
-  /* scattered once up to 2^9 partitions (at least as many shared slots as
-     0.8 map slots), else twice: the grouped tests take both */
+  /* scattered once when 2^9 shared tables hold 0.8 of the map's slots
+     (2^9 partitions at most), else twice: the grouped tests take both */
   const size_t shared_slots = grouped / (kb + vb + 2) & ~(size_t)3;
   if (grouped) CHECK(gcol_map_grouped_passes_for_testing(m) == (shared_slots * 512 * 5 / 4 >= 2 * d ? 1 : 2));
   CHECK_STATUS(gcol_map_status(m, s), sentinels ? GCOL_ERROR_RESERVED_KEY : GCOL_SUCCESS);
