@@ -8,13 +8,15 @@
  * into P partitions small enough that one block's shared table holds the
  * distinct keys of one partition:
  *   1. histogram: the size of every partition;
- *   2. starts: their exclusive scan;
+ *   2. starts: their exclusive scan (the scatter's cursors), and the
+ *      reduce's work items;
  *   3. scatter, once, or for many partitions twice (by the top half of
  *      the bits, then by all of them): keys (and values) copied to their
  *      partition's range, a tile at a time sorted in shared memory so that
  *      the writes are long runs;
- *   4. reduce: a block per partition folds its range into a shared table
- *      with the op's atomics, then applies each (key, partial) to the map.
+ *   4. reduce: a block per work item (a partition, or a piece of a large
+ *      one) folds its range into a shared table with the op's atomics,
+ *      then applies each (key, partial) to the map.
  * A key the shared table has no room for is applied to the map at once, so
  * a partition holding more distinct keys than planned costs speed, never a
  * result: the ops are associative and commutative, so any split of a key's
@@ -83,29 +85,28 @@ __device__ __forceinline__ void grouped_block_scan(uint32_t parts, typename grou
   }
 }
 
-/* 2. starts := exclusive scan of each pass's sizes, cursor := starts, and
- * the reduce's work: each partition of the last pass cut into items of at
- * most `chunk` inputs, items[2i] / items[2i + 1] the begin and end of item
- * i, *num_items their number. (One block; at most 2^13 + 2^7 counters;
+/* 2. cursor := exclusive scan of each pass's sizes (each partition's start,
+ * where the scatter writes), and the reduce's work: each partition of the
+ * last pass cut into items of at most `chunk` inputs, items[2i] /
+ * items[2i + 1] the begin and end of item i, *num_items their number. (One block; at most 2^13 + 2^7 counters;
  * bits1 0: one pass.) A template only so that each kernel instance file
  * may hold a copy. */
 template <int KB>
 __global__ void __launch_bounds__(GCOL_GROUPED_BLOCK) grouped_starts_kernel(const uint32_t *hist, int bits0, int bits1,
-                                                                            uint32_t *starts, uint32_t *cursor,
-                                                                            uint32_t chunk, uint32_t *items,
-                                                                            uint32_t *num_items) {
+                                                                            uint32_t *cursor, uint32_t chunk,
+                                                                            uint32_t *items, uint32_t *num_items) {
   __shared__ typename grouped_scan_t::TempStorage tmp;
   const int passes = bits1 ? 2 : 1;
   uint32_t base = 0, parts = 0;
   for (int pass = 0; pass < passes; ++pass) {
     base = pass ? 1u << bits0 : 0, parts = 1u << (pass ? bits1 : bits0);
     grouped_block_scan(parts, tmp, [&](uint32_t p) { return hist[base + p]; },
-                       [&](uint32_t p, uint32_t start, uint32_t) { starts[base + p] = cursor[base + p] = start; });
-    __syncthreads(); /* tmp again; starts seen by the whole block */
+                       [&](uint32_t p, uint32_t start, uint32_t) { cursor[base + p] = start; });
+    __syncthreads(); /* tmp again; the starts seen by the whole block */
   }
   grouped_block_scan(parts, tmp, [&](uint32_t p) { return (hist[base + p] + chunk - 1) / chunk; },
                      [&](uint32_t p, uint32_t item, uint32_t k) {
-                       const uint32_t begin = starts[base + p], end = begin + hist[base + p];
+                       const uint32_t begin = cursor[base + p], end = begin + hist[base + p];
                        for (uint32_t i = 0; i < k; ++i, ++item) {
                          items[2 * item] = begin + i * chunk;
                          items[2 * item + 1] = end - begin - i * chunk > chunk ? begin + (i + 1) * chunk : end;

@@ -42,7 +42,7 @@ struct grouped_plan {
   uint32_t chunk;     /* the most inputs of one work item of the reduce */
   uint32_t max_items; /* partitions + n / chunk: work items at most */
   void *part_keys[2], *part_values[2]; /* each pass's output (values: NULL when counting) */
-  uint32_t *hist, *starts, *cursor;    /* counters each */
+  uint32_t *hist, *cursor;             /* counters each */
   uint32_t *items, *num_items;         /* 2 x max_items (begin, end), and 1 */
 };
 

@@ -110,8 +110,8 @@ cudaError_t oa_ops<KB, VB>::apply_grouped(const launch_cfg &l, const table_ref &
     auto hk = grouped_histogram_kernel<KB>;
     hk<<<grid_fill(hk, GCOL_GROUPED_BLOCK, l.num_sms, n, hist_bytes), GCOL_GROUPED_BLOCK, hist_bytes, s>>>(
         t, keys, n, bits[0], bits1, g.hist);
-    grouped_starts_kernel<KB><<<1, GCOL_GROUPED_BLOCK, 0, s>>>(g.hist, bits[0], bits1, g.starts, g.cursor, g.chunk,
-                                                              g.items, g.num_items);
+    grouped_starts_kernel<KB><<<1, GCOL_GROUPED_BLOCK, 0, s>>>(g.hist, bits[0], bits1, g.cursor, g.chunk, g.items,
+                                                              g.num_items);
     const void *in_keys = keys, *in_values = values;
     auto sk = grouped_scatter_kernel<KB, VB>;
     for (int pass = 0; pass < g.passes; ++pass) {

@@ -91,7 +91,6 @@ static size_t grouped_layout(grouped_plan *g, size_t n, const oa_object *o, bool
     g->part_values[i] = carve(with_values ? n * o->vb : 0);
   }
   g->hist = (uint32_t *)carve(g->counters * sizeof(uint32_t));
-  g->starts = (uint32_t *)carve(g->counters * sizeof(uint32_t));
   g->cursor = (uint32_t *)carve(g->counters * sizeof(uint32_t));
   g->items = (uint32_t *)carve(2 * (size_t)g->max_items * sizeof(uint32_t));
   g->num_items = (uint32_t *)carve(sizeof(uint32_t));
