@@ -36,6 +36,7 @@ static void limit_free(void *ctx, void *p, size_t bytes, cudaStream_t s) {
 static int use_tile, use_key_cas;
 /* Nonzero: growable maps use this growth factor. */
 static int use_growth_factor;
+static int use_region_bits; /* erases in region order into 2^bits regions */
 
 static gcol_map_t *make_growable(gcol_type_t kt, gcol_type_t vt, size_t capacity, double mlf, limit_alloc_t *a,
                                  cudaStream_t s) {
@@ -45,7 +46,8 @@ static gcol_map_t *make_growable(gcol_type_t kt, gcol_type_t vt, size_t capacity
   c.allocator.alloc = limit_alloc, c.allocator.free = limit_free, c.allocator.ctx = a;
   gcol_map_t *m = NULL;
   if (gcol_map_create(&m, &c, s) != GCOL_SUCCESS) return NULL;
-  if (use_tile && gcol_map_set_policy_for_testing(m, use_tile, use_key_cas) != GCOL_SUCCESS) {
+  if ((use_tile && gcol_map_set_policy_for_testing(m, use_tile, use_key_cas) != GCOL_SUCCESS) ||
+      (use_region_bits && gcol_map_set_region_for_testing(m, use_region_bits) != GCOL_SUCCESS)) {
     gcol_map_destroy(m);
     return NULL;
   }
@@ -272,6 +274,7 @@ static test_result_t sequence(gcol_type_t kt, gcol_type_t vt, size_t capacity, d
   CHECK_OK(run_op(&md, m, OP_INSERT, max_batch, s));
   RUN(model_apply(&md, OP_INSERT, max_batch));
   RUN(check_model(&md, m, s));
+  CHECK((gcol_map_region_calls_for_testing(m) > 0) == (use_region_bits > 0)); /* maps order only erases */
   gcol_map_destroy(m);
   CHECK_CUDA(cudaStreamSynchronize(s));
   CHECK(a.in_use == 0); /* everything allocated went back */
@@ -297,6 +300,21 @@ TEST(map_growable_gpu_growth_factor_4) {
     use_growth_factor = 4;
     test_result_t r = sequence(ks[i], vs[i], 1, 0.8, 20000, 3000, 40, 1, &growths);
     use_growth_factor = 0;
+    RUN(r);
+    CHECK(growths >= 2);
+  }
+  return TEST_PASS;
+}
+
+/* Erases in region order (the scatter of map_grouped.cuh over 8 runs of
+ * buckets first), with growth, tombstones and injected allocation failures. */
+TEST(map_growable_gpu_erase_in_region_order) {
+  const gcol_type_t ks[] = {GCOL_U64, GCOL_U32, GCOL_I64}, vs[] = {GCOL_U64, GCOL_U32, GCOL_I32};
+  for (int i = 0; i < 3; ++i) {
+    int growths = 0;
+    use_region_bits = 3;
+    test_result_t r = sequence(ks[i], vs[i], 1, 0.8, 20000, 3000, 40, 1, &growths);
+    use_region_bits = 0;
     RUN(r);
     CHECK(growths >= 2);
   }

@@ -1,8 +1,9 @@
 /* GPU tests of the set against a CPU model: random batches over a key
  * universe (duplicates within batches, misses, erase / reinsert cycles, the
  * cuco #606 pattern) for every key type, fixed and growable, on several
- * streams; a fixed set that fills up; out-of-memory during growth; sentinel
- * keys; bad pointers. The model is a present-flag per key of the universe
+ * streams, keys as they come and in region order; a fixed set that fills
+ * up; out-of-memory during growth; region order by the policy's choice and
+ * without scratch; sentinel keys; bad pointers. The model is a present-flag per key of the universe
  * (keys are tu_key(offset, i), inverted by tu_key_index). */
 #include <string.h>
 #include "harness.h"
@@ -79,9 +80,10 @@ static test_result_t check_all(gcol_set_t *s, const model_t *md, cudaStream_t st
 }
 
 /* One random run: rounds of insert, insert_and_contains, erase, contains on
- * rotating streams, checked against the model each step. tiles: on the
- * tile kernels (buckets of 4 chunks) instead of the policy's thread per key. */
-static test_result_t random_run(gcol_type_t kt, int growable, uint64_t seed, int tiles) {
+ * rotating streams, checked against the model each step. mode 1: on the
+ * tile kernels (buckets of 4 chunks) instead of the policy's thread per
+ * key; mode 2: inserts and erases in region order (8 regions). */
+static test_result_t random_run(gcol_type_t kt, int growable, uint64_t seed, int mode) {
   const size_t kb = gcol_type_size(kt);
   size_t universe = test_max_n() < 20000 ? test_max_n() : 20000, batch = universe / 4;
   if (batch < 8) return TEST_SKIP;
@@ -95,7 +97,8 @@ static test_result_t random_run(gcol_type_t kt, int growable, uint64_t seed, int
   for (int i = 0; i < 3; ++i) CHECK_CUDA(cudaStreamCreate(&st[i]));
   gcol_set_t *s = NULL;
   CHECK_OK(gcol_set_create(&s, &c, st[0]));
-  if (tiles) CHECK_OK(gcol_set_set_policy_for_testing(s, 4, 0));
+  if (mode == 1) CHECK_OK(gcol_set_set_policy_for_testing(s, 4, 0));
+  if (mode == 2) CHECK_OK(gcol_set_set_region_for_testing(s, 3));
   size_t *idx = malloc(batch * sizeof *idx);
   void *hk = malloc(batch * kb), *dk = tu_poisoned(batch * kb);
   uint8_t *hf = malloc(batch), *df = tu_poisoned(batch), *mark = calloc(universe, 1);
@@ -148,6 +151,8 @@ static test_result_t random_run(gcol_type_t kt, int growable, uint64_t seed, int
   }
   RUN(check_all(s, &md, st[1]));
   CHECK_OK(gcol_set_status(s, st[2]));
+  /* 12 inserts with a count and 12 erases went in region order, the rest not */
+  CHECK(gcol_set_region_calls_for_testing(s) == (mode == 2 ? 24u : 0u));
   if (!growable) { /* a fixed set never grows */
     size_t cap = 0;
     CHECK_OK(gcol_set_capacity(s, &cap));
@@ -167,10 +172,10 @@ TEST(set_random_against_model) {
   REQUIRE_GPU();
   for (int t = 0; t < 4; ++t)
     for (int g = 0; g < 2; ++g)
-      for (int tiles = 0; tiles < 2; ++tiles) {
-        test_result_t res = random_run(key_types[t], g, test_seed() + 16 * t + g, tiles);
+      for (int mode = 0; mode < 3; ++mode) {
+        test_result_t res = random_run(key_types[t], g, test_seed() + 16 * t + g, mode);
         if (res != TEST_PASS) {
-          fprintf(stderr, "    key type %d growable %d tiles %d\n", (int)key_types[t], g, tiles);
+          fprintf(stderr, "    key type %d growable %d mode %d\n", (int)key_types[t], g, mode);
           return res;
         }
       }
@@ -178,16 +183,18 @@ TEST(set_random_against_model) {
 }
 
 /* cuco #606: insert, erase, insert again, with every key twice per batch,
- * many times over one table full of tombstones: never a key twice. */
+ * many times over one table full of tombstones: never a key twice. Keys as
+ * they come, then in region order (16 regions). */
 TEST(set_erase_reinsert_cycles) {
   REQUIRE_GPU();
-  for (int t = 0; t < 4; ++t) {
-    size_t kb = gcol_type_size(key_types[t]), n = 3000;
+  for (int t = 0; t < 8; ++t) {
+    size_t kb = gcol_type_size(key_types[t % 4]), n = 3000;
     if (2 * n > test_max_n()) return TEST_SKIP;
-    gcol_set_config_t c = gcol_set_config_default(key_types[t]);
+    gcol_set_config_t c = gcol_set_config_default(key_types[t % 4]);
     c.capacity = 2 * n; /* fixed: tombstones are all reused, never purged */
     gcol_set_t *s = NULL;
     CHECK_OK(gcol_set_create(&s, &c, 0));
+    if (t >= 4) CHECK_OK(gcol_set_set_region_for_testing(s, 4));
     void *h = malloc(2 * n * kb), *d = tu_poisoned(2 * n * kb);
     size_t *dc = tu_poisoned(8), span = 0;
     CHECK(h && d && dc);
@@ -312,12 +319,13 @@ TEST(set_growth_out_of_memory) {
   return TEST_PASS;
 }
 
-/* Sentinel keys are skipped and latch RESERVED_KEY; the rest is inserted. */
+/* Sentinel keys are skipped and latch RESERVED_KEY; the rest is inserted.
+ * Keys as they come, then in region order. */
 TEST(set_sentinel_keys) {
   REQUIRE_GPU();
-  for (int t = 0; t < 4; ++t) {
-    size_t kb = gcol_type_size(key_types[t]), size = 0;
-    gcol_set_config_t c = gcol_set_config_default(key_types[t]);
+  for (int t = 0; t < 8; ++t) {
+    size_t kb = gcol_type_size(key_types[t % 4]), size = 0;
+    gcol_set_config_t c = gcol_set_config_default(key_types[t % 4]);
     uint64_t h[4] = {1, c.empty_key, 2, c.erased_key};
     void *hk = malloc(4 * kb), *d = NULL;
     for (int i = 0; i < 4; ++i) tu_put(hk, i, kb, h[i]);
@@ -325,7 +333,9 @@ TEST(set_sentinel_keys) {
     uint8_t *df = tu_poisoned(4), hf[4];
     gcol_set_t *s = NULL;
     CHECK_OK(gcol_set_create(&s, &c, 0));
+    if (t >= 4) CHECK_OK(gcol_set_set_region_for_testing(s, 2));
     CHECK_OK(gcol_set_insert(s, d, 4, NULL, 0));
+    CHECK(gcol_set_region_calls_for_testing(s) == (t >= 4 ? 1u : 0u));
     CHECK_STATUS(gcol_set_size(s, &size, 0), GCOL_ERROR_RESERVED_KEY);
     CHECK(size == 2);
     CHECK_OK(gcol_set_contains(s, d, 4, df, 0));
@@ -341,6 +351,88 @@ TEST(set_sentinel_keys) {
 
 /* NULL, misaligned and host pointers: INVALID_ARGUMENT with a message, and
  * the next good call works. */
+/* The policy's own choice of region order (map_policy.h), on tables larger
+ * than the L2: inserts into sets of 4-byte keys and erases of large
+ * batches go in region order (the results checked), inserts of 8-byte keys
+ * and small batches as they are; a failing scratch allocation falls back. */
+TEST(set_region_order_by_itself) {
+  REQUIRE_GPU();
+  /* u32: 256 MB of slots; n at least 2^22 and an eighth of the slots */
+  const size_t n = ((size_t)3 << 22), slots = (size_t)1 << 26;
+  if (slots > test_max_n()) return TEST_SKIP;
+  for (int t = 0; t < 2; ++t) {
+    gcol_type_t kt = t ? GCOL_U64 : GCOL_U32;
+    size_t kb = gcol_type_size(kt), span = 0, size = 0;
+    gcol_set_config_t c = gcol_set_config_default(kt);
+    c.capacity = slots;
+    gcol_set_t *s = NULL;
+    CHECK_OK(gcol_set_create(&s, &c, 0));
+    void *h = malloc(n * kb), *d = tu_poisoned(n * kb);
+    uint8_t *df = tu_poisoned(n), *hf = malloc(n);
+    size_t *dc = tu_poisoned(8);
+    CHECK(h && d && df && hf && dc);
+    tu_unique_keys(h, kb, n, 4242 + t, &span);
+    CHECK_CUDA(cudaMemcpy(d, h, n * kb, cudaMemcpyHostToDevice));
+    CHECK_OK(gcol_set_insert(s, d, n, dc, 0));
+    CHECK(tu_read_size(dc) == n);
+    CHECK(gcol_set_region_calls_for_testing(s) == (t ? 0u : 1u)); /* 4-byte keys only */
+    CHECK_OK(gcol_set_contains(s, d, n, df, 0));
+    CHECK(!tu_to_host(hf, df, n));
+    for (size_t i = 0; i < n; ++i) CHECK(hf[i] == 1);
+    CHECK_OK(gcol_set_erase(s, d, n / 16, dc, 0)); /* too small a batch: as it is */
+    CHECK(tu_read_size(dc) == n / 16);
+    CHECK(gcol_set_region_calls_for_testing(s) == (t ? 0u : 1u));
+    CHECK_OK(gcol_set_erase(s, d, n, dc, 0)); /* the rest, in region order */
+    CHECK(tu_read_size(dc) == n - n / 16);
+    CHECK(gcol_set_region_calls_for_testing(s) == (t ? 1u : 2u));
+    CHECK_OK(gcol_set_size(s, &size, 0));
+    CHECK(size == 0);
+    gcol_set_destroy(s);
+    free(h), free(hf), tu_free(d), tu_free(df), tu_free(dc);
+  }
+  return TEST_PASS;
+}
+
+/* A set whose allocator refuses the region order's scratch still erases
+ * (keys as they are). */
+TEST(set_region_order_without_scratch) {
+  REQUIRE_GPU();
+  const size_t n = 4000;
+  if (n > test_max_n()) return TEST_SKIP;
+  for (int t = 0; t < 4; ++t) {
+    size_t kb = gcol_type_size(key_types[t]), span = 0, size = 0;
+    gcol_set_config_t c = gcol_set_config_default(key_types[t]);
+    c.capacity = 2 * n;
+    fail_alloc_t ctx = {0, 0, 0};
+    c.allocator.alloc = fail_alloc, c.allocator.free = fail_free, c.allocator.ctx = &ctx;
+    gcol_set_t *s = NULL;
+    CHECK_OK(gcol_set_create(&s, &c, 0));
+    CHECK_OK(gcol_set_set_region_for_testing(s, 3));
+    void *h = malloc(n * kb), *d = tu_poisoned(n * kb);
+    size_t *dc = tu_poisoned(8);
+    CHECK(h && d && dc);
+    tu_unique_keys(h, kb, n, 77 + t, &span);
+    CHECK_CUDA(cudaMemcpy(d, h, n * kb, cudaMemcpyHostToDevice));
+    ctx.fail_from = ctx.calls + 1; /* every allocation from here on fails */
+    CHECK_OK(gcol_set_insert(s, d, n, dc, 0));
+    CHECK(tu_read_size(dc) == n);
+    CHECK_OK(gcol_set_erase(s, d, n / 2, dc, 0));
+    CHECK(tu_read_size(dc) == n / 2);
+    CHECK(gcol_set_region_calls_for_testing(s) == 0);
+    CHECK_OK(gcol_set_size(s, &size, 0));
+    CHECK(size == n - n / 2);
+    ctx.fail_from = 0;
+    CHECK_OK(gcol_set_erase(s, d, n, dc, 0)); /* with scratch: in region order */
+    CHECK(tu_read_size(dc) == n - n / 2);
+    CHECK(gcol_set_region_calls_for_testing(s) == 1);
+    gcol_set_destroy(s);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK(ctx.in_use == 0);
+    free(h), tu_free(d), tu_free(dc);
+  }
+  return TEST_PASS;
+}
+
 TEST(set_bad_pointers) {
   REQUIRE_GPU();
   gcol_set_config_t c = gcol_set_config_default(GCOL_U64);

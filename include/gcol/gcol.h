@@ -62,7 +62,7 @@ extern "C" {
 
 #define GCOL_VERSION_MAJOR 1
 #define GCOL_VERSION_MINOR 2
-#define GCOL_VERSION_PATCH 2
+#define GCOL_VERSION_PATCH 3
 
 /* Only what this header declares is exported from libgcol.so; everything
  * else in the library has hidden visibility. */
@@ -367,7 +367,13 @@ GCOL_API gcol_status_t gcol_map_contains(const gcol_map_t *m, const void *d_keys
  *   d_keys        device, n keys
  *   d_num_erased  device, one size_t, or NULL: how many keys this call
  *                 removed (set to 0 first)
- * Asynchronous. */
+ * Asynchronous. Large batches (since 1.2.3): a batch of 2^22 or more keys
+ * of 4 or 8 bytes, at least an eighth of the slots, into a table larger
+ * than the L2 cache is first copied in the order of the keys' places in
+ * the table, so the erase sweeps it a region at a time (H100, 100M keys
+ * from 200M slots: 1.4-1.6x faster). The copy is scratch of n keys (plus a
+ * few KB) from the map's allocator; when it cannot be had, the call erases
+ * the keys as they are. The results are the same either way. */
 GCOL_API gcol_status_t gcol_map_erase(gcol_map_t *m, const void *d_keys, size_t n, size_t *d_num_erased,
                              cudaStream_t s);
 
@@ -866,7 +872,10 @@ GCOL_API void gcol_set_destroy(gcol_set_t *set);
  * added (set to 0 first, also for n == 0). Sentinel keys are skipped and
  * latch GCOL_ERROR_RESERVED_KEY; keys that find no free slot in a fixed set
  * are skipped and latch GCOL_ERROR_FULL. A growable set grows first as the
- * map does (may synchronize s; GCOL_ERROR_OUT_OF_MEMORY leaves it as it was). */
+ * map does (may synchronize s; GCOL_ERROR_OUT_OF_MEMORY leaves it as it was).
+ * Large batches of 4-byte keys go in table order first, as gcol_map_erase
+ * describes (H100, 100M u32 keys into 200M slots: 1.15x faster; 8-byte
+ * keys gain less than the copy costs and go as they are). */
 GCOL_API gcol_status_t gcol_set_insert(gcol_set_t *set, const void *d_keys, size_t n, size_t *d_num_inserted,
                                        cudaStream_t s);
 
@@ -883,7 +892,8 @@ GCOL_API gcol_status_t gcol_set_contains(const gcol_set_t *set, const void *d_ke
 
 /* Erase keys (tombstones that later inserts reuse; absent keys are
  * ignored). d_num_erased (device, may be NULL) receives how many this call
- * removed. */
+ * removed. Large batches go in table order first, as gcol_map_erase
+ * describes. */
 GCOL_API gcol_status_t gcol_set_erase(gcol_set_t *set, const void *d_keys, size_t n, size_t *d_num_erased,
                                       cudaStream_t s);
 

@@ -22,7 +22,10 @@
  * result: the ops are associative and commutative, so any split of a key's
  * inputs into partials folds to the same value (floats: up to the order of
  * additions, which atomics never fixed). Sentinel keys are latched and
- * skipped where the direct path does it (accept_key in step 4). */
+ * skipped where the direct path does it (accept_key in step 4).
+ *
+ * Region order (oa_ops::order_regions, map_policy.h says when) runs steps
+ * 1-3 alone on a batch of keys: one pass into runs of the table's buckets. */
 #ifndef GCOL_SRC_MAP_MAP_GROUPED_CUH
 #define GCOL_SRC_MAP_MAP_GROUPED_CUH
 
@@ -43,24 +46,30 @@ namespace detail {
 template <int B>
 using shared_word = std::conditional_t<B == 4, unsigned, unsigned long long>;
 
-/* The partition of a key: the top pbits of its hash (the shared table
- * takes the low bits, the map its own mix of both). */
-__device__ __forceinline__ uint32_t grouped_part(uint64_t h, int pbits) { return (uint32_t)(h >> (64 - pbits)); }
+/* The partition of a key: bits [top - pbits, top) of its hash. Grouping
+ * takes the top of the whole hash (top 64: the shared table takes the low
+ * bits, the map its own mix of both); region order (below) the top of the
+ * low 32 bits, which pick the home bucket (probe_seq), so a partition is a
+ * run of the table's buckets. */
+__device__ __forceinline__ uint32_t grouped_part(uint64_t h, int pbits, int top) {
+  return (uint32_t)((h << (64 - top)) >> (64 - pbits));
+}
 
 /* 1. The partition sizes of every pass at once: hist[p] for the top bits0
  * bits of the hash, and when bits1 > 0 (two passes) hist[2^bits0 + p] for
  * the top bits1. */
 template <int KB>
 __global__ void __launch_bounds__(GCOL_GROUPED_BLOCK) grouped_histogram_kernel(table_ref t, const void *keys, size_t n,
-                                                                               int bits0, int bits1, uint32_t *hist) {
+                                                                               int bits0, int bits1, int top,
+                                                                               uint32_t *hist) {
   extern __shared__ uint32_t h[];
   const uint32_t first = 1u << bits0, total = first + (bits1 ? 1u << bits1 : 0);
   for (uint32_t p = threadIdx.x; p < total; p += blockDim.x) h[p] = 0;
   __syncthreads();
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
     uint64_t x = hash_key(load_key_bits<KB>(keys, i), t.seed);
-    atomicAdd(&h[grouped_part(x, bits0)], 1u);
-    if (bits1) atomicAdd(&h[first + grouped_part(x, bits1)], 1u);
+    atomicAdd(&h[grouped_part(x, bits0, top)], 1u);
+    if (bits1) atomicAdd(&h[first + grouped_part(x, bits1, top)], 1u);
   }
   __syncthreads();
   for (uint32_t p = threadIdx.x; p < total; p += blockDim.x)
@@ -88,8 +97,9 @@ __device__ __forceinline__ void grouped_block_scan(uint32_t parts, typename grou
 /* 2. cursor := exclusive scan of each pass's sizes (each partition's start,
  * where the scatter writes), and the reduce's work: each partition of the
  * last pass cut into items of at most `chunk` inputs, items[2i] /
- * items[2i + 1] the begin and end of item i, *num_items their number. (One block; at most 2^13 + 2^7 counters;
- * bits1 0: one pass.) A template only so that each kernel instance file
+ * items[2i + 1] the begin and end of item i, *num_items their number
+ * (items NULL: none). (One block; at most 2^13 + 2^7 counters; bits1 0:
+ * one pass.) A template only so that each kernel instance file
  * may hold a copy. */
 template <int KB>
 __global__ void __launch_bounds__(GCOL_GROUPED_BLOCK) grouped_starts_kernel(const uint32_t *hist, int bits0, int bits1,
@@ -104,6 +114,7 @@ __global__ void __launch_bounds__(GCOL_GROUPED_BLOCK) grouped_starts_kernel(cons
                        [&](uint32_t p, uint32_t start, uint32_t) { cursor[base + p] = start; });
     __syncthreads(); /* tmp again; the starts seen by the whole block */
   }
+  if (!items) return; /* region order: no work items */
   grouped_block_scan(parts, tmp, [&](uint32_t p) { return (hist[base + p] + chunk - 1) / chunk; },
                      [&](uint32_t p, uint32_t item, uint32_t k) {
                        const uint32_t begin = cursor[base + p], end = begin + hist[base + p];
@@ -130,13 +141,13 @@ template <int KB, int VB>
 struct grouped_tile_storage {
   static constexpr int tile = GCOL_GROUPED_BLOCK * GCOL_GROUPED_ITEMS;
   shared_word<KB> keys[tile];
-  shared_word<VB> values[tile];
+  shared_word<VB> values[VB ? tile : 1]; /* VB 0: keys alone */
   uint16_t part[tile];
 };
 template <int KB, int VB>
 __global__ void __launch_bounds__(GCOL_GROUPED_BLOCK, 2) grouped_scatter_kernel(table_ref t, const void *keys,
                                                                              const void *values, size_t n, int bits,
-                                                                             int shift, uint32_t *cursor,
+                                                                             int shift, int top, uint32_t *cursor,
                                                                              void *part_keys, void *part_values) {
   typedef grouped_tile_storage<KB, VB> st_t;
   constexpr int TILE = st_t::tile, ITEMS = GCOL_GROUPED_ITEMS;
@@ -153,8 +164,8 @@ __global__ void __launch_bounds__(GCOL_GROUPED_BLOCK, 2) grouped_scatter_kernel(
     const uint32_t tile_n = n - base < (size_t)TILE ? (uint32_t)(n - base) : (uint32_t)TILE;
     uint32_t lo = 0, hi = parts; /* the partitions this tile may meet */
     if (shift) {
-      lo = grouped_part(hash_key(load_key_bits<KB>(keys, base), t.seed), bits - shift) << shift;
-      hi = (grouped_part(hash_key(load_key_bits<KB>(keys, base + tile_n - 1), t.seed), bits - shift) + 1) << shift;
+      lo = grouped_part(hash_key(load_key_bits<KB>(keys, base), t.seed), bits - shift, top) << shift;
+      hi = (grouped_part(hash_key(load_key_bits<KB>(keys, base + tile_n - 1), t.seed), bits - shift, top) + 1) << shift;
     }
     key_word<KB> k[ITEMS];
     uint64_t v[ITEMS];
@@ -165,7 +176,7 @@ __global__ void __launch_bounds__(GCOL_GROUPED_BLOCK, 2) grouped_scatter_kernel(
       if (i < tile_n) {
         k[j] = load_key_bits<KB>(keys, base + i);
         v[j] = values ? load_bits<VB>(values, base + i) : 0;
-        part[j] = grouped_part(hash_key(k[j], t.seed), bits) - lo;
+        part[j] = grouped_part(hash_key(k[j], t.seed), bits, top) - lo;
         rank[j] = atomicAdd(&count[part[j]], 1u);
       }
     }
@@ -181,7 +192,7 @@ __global__ void __launch_bounds__(GCOL_GROUPED_BLOCK, 2) grouped_scatter_kernel(
       if (j * GCOL_GROUPED_BLOCK + threadIdx.x < tile_n) {
         const uint32_t x = at[part[j]] + rank[j];
         st.keys[x] = (shared_word<KB>)k[j];
-        if (values) st.values[x] = (shared_word<VB>)v[j];
+        if (VB && values) st.values[x] = (shared_word<VB>)v[j];
         st.part[x] = (uint16_t)part[j];
       }
     }

@@ -28,6 +28,15 @@ gcol_status_t gcol_map_set_grouped_for_testing(gcol_map_t *m, size_t min_batch, 
 size_t gcol_map_grouped_calls_for_testing(const gcol_map_t *m);
 int gcol_map_grouped_passes_for_testing(const gcol_map_t *m);
 
+/* Region order (map_policy.h) for every erase and every insert without
+ * per-key outputs into a set, into 2^bits regions, whatever the batch,
+ * the table and the scratch (bits 1..9; 0: never), so small tests reach
+ * the reordering; and how many calls on the object went in region order. */
+gcol_status_t gcol_map_set_region_for_testing(gcol_map_t *m, int bits);
+gcol_status_t gcol_set_set_region_for_testing(gcol_set_t *s, int bits);
+size_t gcol_map_region_calls_for_testing(const gcol_map_t *m);
+size_t gcol_set_region_calls_for_testing(const gcol_set_t *s);
+
 /* All ones in the low `bytes` bytes (4 or 8): the default empty sentinel. */
 uint64_t gcol_all_ones(size_t bytes);
 

@@ -38,6 +38,7 @@ struct oa_object {
   int device_writes;
   size_t grouped_calls; /* insert_or_apply calls that ran grouped (for tests) */
   int grouped_passes;   /* the last one's scatter passes (for tests) */
+  size_t region_calls;  /* calls whose batch went in region order (for tests) */
 };
 
 /* Call f with the oa_ops instance of the object's key and value widths. */

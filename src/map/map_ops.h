@@ -27,10 +27,12 @@ struct launch_cfg {
   size_t grouped_min_batch; /* (map_grouped.cuh): table bytes, least batch, */
   int grouped_always;       /* tests: whatever the table's place and the
                                scratch's cost (oa_host.cu) */
+  int region_ops;           /* GCOL_OA_REGION_* whose batches are ordered by region */
+  int region_bits;          /* tests: > 0 orders every such batch into 2^region_bits */
 };
 
 /* A grouped insert_or_apply's shape and scratch (map_grouped.cuh; planned
- * by oa_host.cu). */
+ * by oa_host.cu). Region order uses one pass of it, without work items. */
 struct grouped_plan {
   int passes;        /* scatter passes: 1 or 2 */
   int bits[2];       /* partitions by the top bits[0] bits of the hash, then
@@ -85,6 +87,11 @@ struct oa_ops {
    * 8-byte keys; cudaErrorNotSupported for others). */
   static cudaError_t apply_grouped(const launch_cfg &l, const table_ref &t, const void *keys, const void *values,
                                    size_t n, upsert_args a, const grouped_plan &g, cudaStream_t s);
+  /* Region order: keys (4 or 8 bytes) copied to g.part_keys[0], sorted by
+   * the top g.bits[0] bits of their home bucket (one pass; g without work
+   * items). cudaErrorNotSupported for 16-byte keys. */
+  static cudaError_t order_regions(const launch_cfg &l, const table_ref &t, const void *keys, size_t n,
+                                   const grouped_plan &g, cudaStream_t s);
   static cudaError_t find(const launch_cfg &l, const table_ref &t, const void *keys, size_t n, void *out,
                           bool contains, cudaStream_t s);
   static cudaError_t erase(const launch_cfg &l, const table_ref &t, const void *keys, size_t n,

@@ -93,6 +93,41 @@ cudaError_t oa_ops<KB, VB>::upsert(const launch_cfg &l, const table_ref &t, cons
   });
 }
 
+/* Steps 1-3 of map_grouped.cuh: keys (and values, when not NULL) copied to
+ * plan g's partitions by the hash bits below `top` (grouped_part);
+ * *out_keys / *out_values: the last pass's arrays. VB 0: keys alone. */
+template <int KB, int VB>
+static cudaError_t partition_batch(const launch_cfg &l, const table_ref &t, const void *keys, const void *values,
+                                   size_t n, const grouped_plan &g, int top, const void **out_keys,
+                                   const void **out_values, cudaStream_t s) {
+  const int *bits = g.bits;
+  const uint32_t first = 1u << bits[0];
+  const size_t hist_bytes = g.counters * sizeof(uint32_t);
+  cudaError_t e = cudaMemsetAsync(g.hist, 0, hist_bytes, s);
+  if (e != cudaSuccess) return e;
+  const int bits1 = g.passes == 2 ? bits[1] : 0; /* the kernels' "no second pass" */
+  auto hk = grouped_histogram_kernel<KB>;
+  hk<<<grid_fill(hk, GCOL_GROUPED_BLOCK, l.num_sms, n, hist_bytes), GCOL_GROUPED_BLOCK, hist_bytes, s>>>(
+      t, keys, n, bits[0], bits1, top, g.hist);
+  grouped_starts_kernel<KB><<<1, GCOL_GROUPED_BLOCK, 0, s>>>(g.hist, bits[0], bits1, g.cursor, g.chunk, g.items,
+                                                            g.num_items);
+  const void *in_keys = keys, *in_values = values;
+  auto sk = grouped_scatter_kernel<KB, VB>;
+  for (int pass = 0; pass < g.passes; ++pass) {
+    const size_t smem = grouped_scatter_smem<KB, VB>(bits[pass]);
+    if ((e = cudaFuncSetAttribute(sk, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)) != cudaSuccess)
+      return e;
+    void *out_vals = values ? g.part_values[pass] : NULL;
+    const size_t tiles = (n + GCOL_GROUPED_BLOCK * GCOL_GROUPED_ITEMS - 1) / (GCOL_GROUPED_BLOCK * GCOL_GROUPED_ITEMS);
+    sk<<<grid_fill(sk, GCOL_GROUPED_BLOCK, l.num_sms, tiles * GCOL_GROUPED_BLOCK, smem), GCOL_GROUPED_BLOCK, smem, s>>>(
+        t, in_keys, in_values, n, bits[pass], pass ? bits[1] - bits[0] : 0, top, g.cursor + (pass ? first : 0),
+        g.part_keys[pass], out_vals);
+    in_keys = g.part_keys[pass], in_values = out_vals;
+  }
+  *out_keys = in_keys, *out_values = in_values;
+  return cudaPeekAtLastError();
+}
+
 template <int KB, int VB>
 cudaError_t oa_ops<KB, VB>::apply_grouped(const launch_cfg &l, const table_ref &t, const void *keys,
                                            const void *values, size_t n, upsert_args a, const grouped_plan &g,
@@ -101,31 +136,9 @@ cudaError_t oa_ops<KB, VB>::apply_grouped(const launch_cfg &l, const table_ref &
     return cudaErrorNotSupported;
   } else {
     constexpr int SB = slot_of<KB, VB>();
-    const int *bits = g.bits;
-    const uint32_t first = 1u << bits[0];
-    const size_t hist_bytes = g.counters * sizeof(uint32_t);
-    cudaError_t e = cudaMemsetAsync(g.hist, 0, hist_bytes, s);
+    const void *in_keys = NULL, *in_values = NULL;
+    cudaError_t e = partition_batch<KB, VB>(l, t, keys, values, n, g, 64, &in_keys, &in_values, s);
     if (e != cudaSuccess) return e;
-    const int bits1 = g.passes == 2 ? bits[1] : 0; /* the kernels' "no second pass" */
-    auto hk = grouped_histogram_kernel<KB>;
-    hk<<<grid_fill(hk, GCOL_GROUPED_BLOCK, l.num_sms, n, hist_bytes), GCOL_GROUPED_BLOCK, hist_bytes, s>>>(
-        t, keys, n, bits[0], bits1, g.hist);
-    grouped_starts_kernel<KB><<<1, GCOL_GROUPED_BLOCK, 0, s>>>(g.hist, bits[0], bits1, g.cursor, g.chunk, g.items,
-                                                              g.num_items);
-    const void *in_keys = keys, *in_values = values;
-    auto sk = grouped_scatter_kernel<KB, VB>;
-    for (int pass = 0; pass < g.passes; ++pass) {
-      const size_t smem = grouped_scatter_smem<KB, VB>(bits[pass]);
-      if ((e = cudaFuncSetAttribute(sk, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)) != cudaSuccess)
-        return e;
-      void *out_values = values ? g.part_values[pass] : NULL;
-      const size_t tiles = (n + GCOL_GROUPED_BLOCK * GCOL_GROUPED_ITEMS - 1) / (GCOL_GROUPED_BLOCK * GCOL_GROUPED_ITEMS);
-      sk<<<grid_fill(sk, GCOL_GROUPED_BLOCK, l.num_sms, tiles * GCOL_GROUPED_BLOCK, smem), GCOL_GROUPED_BLOCK, smem, s>>>(
-          t, in_keys, in_values, n, bits[pass], pass ? bits[1] - bits[0] : 0, g.cursor + (pass ? first : 0),
-          g.part_keys[pass], out_values);
-      in_keys = g.part_keys[pass], in_values = out_values;
-    }
-    if ((e = cudaPeekAtLastError()) != cudaSuccess) return e;
     cudaError_t w = with_tile<SB>(l.tile, [&](auto tc) {
       auto k = grouped_reduce_kernel<decltype(tc)::value, KB, VB>;
       if ((e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)g.smem_bytes)) !=
@@ -137,6 +150,17 @@ cudaError_t oa_ops<KB, VB>::apply_grouped(const launch_cfg &l, const table_ref &
                                                               a);
     });
     return e != cudaSuccess ? e : w; /* the reduce kernel did not run when its attribute failed */
+  }
+}
+
+template <int KB, int VB>
+cudaError_t oa_ops<KB, VB>::order_regions(const launch_cfg &l, const table_ref &t, const void *keys, size_t n,
+                                           const grouped_plan &g, cudaStream_t s) {
+  if constexpr (KB == 16) {
+    return cudaErrorNotSupported;
+  } else {
+    const void *out_keys = NULL, *out_values = NULL;
+    return partition_batch<KB, 0>(l, t, keys, NULL, n, g, 32, &out_keys, &out_values, s);
   }
 }
 

@@ -34,13 +34,15 @@
 /* Grouped insert_or_apply: a shared table of 96 KB, two blocks per SM on
  * sm_80 and sm_90 (older GPUs: 48 KB, what every block may have). */
 #define GROUPED_SMEM (96 << 10)
+/* Region order (map_policy.h): erases, and inserts into sets of 4-byte keys. */
+#define REGION_OPS (GCOL_OA_REGION_ERASE | GCOL_OA_REGION_INSERT4)
 static const gcol_map_policy_t rows[] = {
     /* default (sm_70 and older run the sm_80 row's code through PTX) */
-    {0, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 1, SOLO_LOOKUPS, SOLO_UPSERTS, 48 << 10},
+    {0, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 1, SOLO_LOOKUPS, SOLO_UPSERTS, 48 << 10, REGION_OPS},
     /* sm_80: no 128-bit CAS */
-    {8, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 1, SOLO_LOOKUPS, SOLO_UPSERTS, GROUPED_SMEM},
+    {8, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 1, SOLO_LOOKUPS, SOLO_UPSERTS, GROUPED_SMEM, REGION_OPS},
     /* sm_90: CAS128 claims 16-byte pairs */
-    {9, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 0, SOLO_LOOKUPS, SOLO_UPSERTS, GROUPED_SMEM},
+    {9, 256, GCOL_MAP_TILE8, GCOL_MAP_TILE16, 0, SOLO_LOOKUPS, SOLO_UPSERTS, GROUPED_SMEM, REGION_OPS},
 };
 
 gcol_map_policy_t gcol_map_policy_for(int cc_major) {

@@ -29,6 +29,7 @@ gcol_status_t oa_init(oa_object *o, uint32_t magic, const gcol_map_config_t &c, 
   o->l.solo_upserts = p.solo_upserts;
   o->l.grouped_smem = (size_t)p.grouped_smem;
   o->l.grouped_min_batch = GCOL_GROUPED_MIN_BATCH;
+  o->l.region_ops = p.region_ops;
   o->last = s;
   void *state = NULL;
   GCOL_TRY(map_alloc(o, &state, sizeof(map_state), s));
@@ -161,6 +162,42 @@ static gcol_status_t apply_grouped(oa_object *o, const void *keys, const void *v
   return gcol_from_cuda(e != cudaSuccess ? e : f);
 }
 
+/* Region order (map_policy.h) for a batch of n keys alone and the op class
+ * (GCOL_OA_REGION_*): the plan and its scratch bytes; false when the batch
+ * goes as it is. */
+static bool region_shape(const oa_object *o, size_t n, int op, grouped_plan *g, size_t *bytes) {
+  if (o->kb == 16 || !(o->l.region_ops & op) || n >= ((size_t)1 << 32)) return false;
+  int bits = o->l.region_bits;
+  if (bits == 0) {
+    if (n < GCOL_REGION_MIN_BATCH || n < o->num_slots / GCOL_REGION_BATCH_DIV || o->table_bytes <= o->l.l2_bytes)
+      return false;
+    const size_t region = o->l.l2_bytes / GCOL_REGION_L2_DIV;
+    for (bits = 1; bits < GCOL_GROUPED_ONE_PASS_BITS && (region << bits) < o->table_bytes;) ++bits;
+  }
+  *g = grouped_plan{};
+  g->passes = 1, g->bits[0] = bits, g->counters = 1u << bits;
+  *bytes = grouped_layout(g, n, o, false, NULL);
+  return true;
+}
+
+/* run(keys) for a batch of n keys alone: on a copy in region order when
+ * region_shape says so and its scratch can be had, else on keys as they
+ * are. The ops it serves give the same results in any order. */
+template <class F>
+static gcol_status_t with_region_order(oa_object *o, const void *keys, size_t n, int op, cudaStream_t s, F run) {
+  grouped_plan g;
+  size_t bytes = 0;
+  void *temp = NULL;
+  if (!region_shape(o, n, op, &g, &bytes) || map_alloc(o, &temp, bytes, s) != GCOL_SUCCESS)
+    return gcol_from_cuda(run(keys));
+  ++o->region_calls;
+  grouped_layout(&g, n, o, false, (char *)temp);
+  cudaError_t e = with_ops(o, [&](auto ops) { return ops.order_regions(o->l, o->t, keys, n, g, s); });
+  if (e == cudaSuccess) e = run(g.part_keys[0]);
+  cudaError_t f = map_free(o, temp, bytes, s);
+  return gcol_from_cuda(e != cudaSuccess ? e : f);
+}
+
 gcol_status_t oa_upsert(oa_object *o, const void *keys, const void *values, size_t n, upsert_args a,
                         void *values_out, uint8_t *inserted_out, size_t *d_count, cudaStream_t s) {
   o->last = s;
@@ -172,10 +209,15 @@ gcol_status_t oa_upsert(oa_object *o, const void *keys, const void *values, size
     gcol_status_t st = apply_grouped(o, keys, values, n, a, &done, s);
     if (done) return st;
   }
-  return gcol_from_cuda(with_ops(o, [&](auto ops) {
-    return ops.upsert(o->l, o->t, keys, values, n, a, values_out, inserted_out,
-                      reinterpret_cast<unsigned long long *>(d_count), s);
-  }));
+  auto run = [&](const void *k) {
+    return with_ops(o, [&](auto ops) {
+      return ops.upsert(o->l, o->t, k, values, n, a, values_out, inserted_out,
+                        reinterpret_cast<unsigned long long *>(d_count), s);
+    });
+  };
+  if (o->vb == 0 && a.mode == UPSERT_INSERT && !values_out && !inserted_out)
+    return with_region_order(o, keys, n, o->kb == 4 ? GCOL_OA_REGION_INSERT4 : GCOL_OA_REGION_INSERT8, s, run);
+  return gcol_from_cuda(run(keys));
 }
 
 /* Lookups record nothing in the object (const): see gcol_map_destroy. */
@@ -189,9 +231,11 @@ gcol_status_t oa_erase(oa_object *o, const void *keys, size_t n, size_t *d_count
   if (d_count) GCOL_CUDA_TRY(cudaMemsetAsync(d_count, 0, sizeof *d_count, s));
   if (n == 0) return GCOL_SUCCESS;
   o->may_have_tombstones = 1;
-  return gcol_from_cuda(with_ops(o, [&](auto ops) {
-    return ops.erase(o->l, o->t, keys, n, reinterpret_cast<unsigned long long *>(d_count), s);
-  }));
+  return with_region_order(o, keys, n, GCOL_OA_REGION_ERASE, s, [&](const void *k) {
+    return with_ops(o, [&](auto ops) {
+      return ops.erase(o->l, o->t, k, n, reinterpret_cast<unsigned long long *>(d_count), s);
+    });
+  });
 }
 
 gcol_status_t oa_retrieve_all(oa_object *o, void *keys_out, void *values_out, size_t *h_count, cudaStream_t s) {

@@ -40,5 +40,16 @@ extern "C" gcol_status_t gcol_map_set_grouped_for_testing(gcol_map_t *m, size_t 
   return GCOL_SUCCESS;
 }
 
+static gcol_status_t set_region(gcol::detail::oa_object *o, int bits) {
+  if (!o || bits < 0 || bits > GCOL_GROUPED_ONE_PASS_BITS) return GCOL_ERROR_INVALID_ARGUMENT;
+  o->l.region_bits = bits;
+  o->l.region_ops = bits ? GCOL_OA_REGION_ERASE | GCOL_OA_REGION_INSERT4 | GCOL_OA_REGION_INSERT8 : 0;
+  return GCOL_SUCCESS;
+}
+extern "C" gcol_status_t gcol_map_set_region_for_testing(gcol_map_t *m, int bits) { return set_region(m, bits); }
+extern "C" gcol_status_t gcol_set_set_region_for_testing(gcol_set_t *s, int bits) { return set_region(s, bits); }
+extern "C" size_t gcol_map_region_calls_for_testing(const gcol_map_t *m) { return m ? m->region_calls : 0; }
+extern "C" size_t gcol_set_region_calls_for_testing(const gcol_set_t *s) { return s ? s->region_calls : 0; }
+
 extern "C" size_t gcol_map_grouped_calls_for_testing(const gcol_map_t *m) { return m ? m->grouped_calls : 0; }
 extern "C" int gcol_map_grouped_passes_for_testing(const gcol_map_t *m) { return m ? m->grouped_passes : 0; }
