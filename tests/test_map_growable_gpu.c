@@ -293,32 +293,30 @@ TEST(map_growable_gpu_from_capacity_1_every_width_pair) {
   return TEST_PASS;
 }
 
-TEST(map_growable_gpu_growth_factor_4) {
-  const gcol_type_t ks[] = {GCOL_U64, GCOL_U32}, vs[] = {GCOL_U64, GCOL_U32};
-  for (int i = 0; i < 2; ++i) {
+/* 40-step sequences of the width pairs ks x vs (count of them) from
+ * capacity 1 with *knob = value (a use_* setting above), then back to 0. */
+static test_result_t sequences_with(int *knob, int value, int count, const gcol_type_t *ks, const gcol_type_t *vs) {
+  for (int i = 0; i < count; ++i) {
     int growths = 0;
-    use_growth_factor = 4;
+    *knob = value;
     test_result_t r = sequence(ks[i], vs[i], 1, 0.8, 20000, 3000, 40, 1, &growths);
-    use_growth_factor = 0;
+    *knob = 0;
     RUN(r);
     CHECK(growths >= 2);
   }
   return TEST_PASS;
 }
 
+TEST(map_growable_gpu_growth_factor_4) {
+  const gcol_type_t ks[] = {GCOL_U64, GCOL_U32}, vs[] = {GCOL_U64, GCOL_U32};
+  return sequences_with(&use_growth_factor, 4, 2, ks, vs);
+}
+
 /* Erases in region order (the scatter of map_grouped.cuh over 8 runs of
  * buckets first), with growth, tombstones and injected allocation failures. */
 TEST(map_growable_gpu_erase_in_region_order) {
   const gcol_type_t ks[] = {GCOL_U64, GCOL_U32, GCOL_I64}, vs[] = {GCOL_U64, GCOL_U32, GCOL_I32};
-  for (int i = 0; i < 3; ++i) {
-    int growths = 0;
-    use_region_bits = 3;
-    test_result_t r = sequence(ks[i], vs[i], 1, 0.8, 20000, 3000, 40, 1, &growths);
-    use_region_bits = 0;
-    RUN(r);
-    CHECK(growths >= 2);
-  }
-  return TEST_PASS;
+  return sequences_with(&use_region_bits, 3, 3, ks, vs);
 }
 
 TEST(map_growable_gpu_pre_sm90_claim) {

@@ -874,7 +874,7 @@ GCOL_API void gcol_set_destroy(gcol_set_t *set);
  * are skipped and latch GCOL_ERROR_FULL. A growable set grows first as the
  * map does (may synchronize s; GCOL_ERROR_OUT_OF_MEMORY leaves it as it was).
  * Large batches of 4-byte keys go in table order first, as gcol_map_erase
- * describes (H100, 100M u32 keys into 200M slots: 1.15x faster; 8-byte
+ * describes (H100, 100M u32 keys into 200M slots: 1.1x faster; 8-byte
  * keys gain less than the copy costs and go as they are). */
 GCOL_API gcol_status_t gcol_set_insert(gcol_set_t *set, const void *d_keys, size_t n, size_t *d_num_inserted,
                                        cudaStream_t s);
