@@ -343,10 +343,12 @@ TEST(map_gpu_insert_or_apply_counts_without_values) {
 /* Where the library itself groups (no test hook): counts (no values) into
  * a table in the L2 are grouped when the scratch is cheap (a user
  * allocator), sums into it are not, and without a caching allocator (the
- * default pool keeps nothing) counts are not either. The results agree. */
+ * default pool keeps nothing) counts are not either; an allocator that
+ * refuses the scratch gets the direct path, and no message. The results
+ * agree. (ctx: NULL, or an int that refuses every allocation when set.) */
 static void *plain_alloc(void *ctx, size_t bytes, cudaStream_t s) {
   void *p = NULL;
-  (void)ctx;
+  if (ctx && *(const int *)ctx) return NULL;
   return cudaMallocAsync(&p, bytes, s) == cudaSuccess ? p : NULL;
 }
 static void plain_free(void *ctx, void *p, size_t bytes, cudaStream_t s) {
@@ -369,13 +371,20 @@ TEST(map_gpu_insert_or_apply_groups_counts_by_itself) {
   }
   void *d_keys = tu_to_device(keys, n * 8), *d_ones = tu_to_device(ones, n * 4), *d_out = tu_poisoned(d * 4);
   CHECK(d_keys && d_ones && d_out);
-  for (int form = 0; form < 3; ++form) { /* counts with an allocator; sums with it; counts without */
+  /* counts with an allocator; sums with it; counts without; counts with one that refuses */
+  for (int form = 0; form < 4; ++form) {
     gcol_map_config_t c = gcol_map_config_default(GCOL_U64, GCOL_U32);
+    int refuse = 0;
     c.capacity = 2 * d; /* 1.6 MB: in the L2 of any GPU that runs this */
-    if (form < 2) c.allocator.alloc = plain_alloc, c.allocator.free = plain_free;
+    if (form != 2) c.allocator.alloc = plain_alloc, c.allocator.free = plain_free, c.allocator.ctx = &refuse;
     gcol_map_t *m = NULL;
     CHECK_OK(gcol_map_create(&m, &c, 0));
+    refuse = form == 3;
+    CHECK_STATUS(gcol_map_insert_or_apply(NULL, d_keys, NULL, n, GCOL_OP_ADD, 0), GCOL_ERROR_INVALID_ARGUMENT);
+    char before[512];
+    snprintf(before, sizeof before, "%s", gcol_last_error_message());
     CHECK_OK(gcol_map_insert_or_apply(m, d_keys, form == 1 ? d_ones : NULL, n, GCOL_OP_ADD, 0));
+    CHECK(strcmp(gcol_last_error_message(), before) == 0);
     CHECK(gcol_map_grouped_calls_for_testing(m) == (form == 0 ? 1u : 0u));
     CHECK_OK(gcol_map_find(m, d_keys, d, d_out, 0)); /* inputs 0..d-1: key j is input j */
     CHECK(!tu_to_host(got, d_out, d * 4));

@@ -393,8 +393,8 @@ TEST(set_region_order_by_itself) {
   return TEST_PASS;
 }
 
-/* A set whose allocator refuses the region order's scratch still erases
- * (keys as they are). */
+/* A set whose allocator refuses the region order's scratch still inserts
+ * and erases (keys as they are), and the refusal leaves no message. */
 TEST(set_region_order_without_scratch) {
   REQUIRE_GPU();
   const size_t n = 4000;
@@ -413,8 +413,14 @@ TEST(set_region_order_without_scratch) {
     CHECK(h && d && dc);
     tu_unique_keys(h, kb, n, 77 + t, &span);
     CHECK_CUDA(cudaMemcpy(d, h, n * kb, cudaMemcpyHostToDevice));
+    /* a message from an earlier failure, which calls that succeed leave alone */
+    CHECK_STATUS(gcol_set_insert(NULL, d, n, dc, 0), GCOL_ERROR_INVALID_ARGUMENT);
+    char before[512];
+    snprintf(before, sizeof before, "%s", gcol_last_error_message());
+    CHECK(before[0] != 0);
     ctx.fail_from = ctx.calls + 1; /* every allocation from here on fails */
     CHECK_OK(gcol_set_insert(s, d, n, dc, 0));
+    CHECK(strcmp(gcol_last_error_message(), before) == 0); /* the scratch's failure left no trace */
     CHECK(tu_read_size(dc) == n);
     CHECK_OK(gcol_set_erase(s, d, n / 2, dc, 0));
     CHECK(tu_read_size(dc) == n / 2);

@@ -1,3 +1,4 @@
+#include <string.h>
 #include "core/device_alloc.h"
 #include "core/common.h"
 
@@ -15,6 +16,16 @@ gcol_status_t gcol_device_alloc(const gcol_allocator_t *a, void **p, size_t byte
     (void)cudaGetLastError(); /* so a later launch check does not report this failure again */
   }
   return gcol_from_cuda(e);
+}
+
+int gcol_device_try_alloc(const gcol_allocator_t *a, void **p, size_t bytes, cudaStream_t s) {
+  char message[GCOL_MESSAGE_BYTES];
+  const int cuda_error = gcol_tls_cuda_error;
+  memcpy(message, gcol_tls_message, sizeof message);
+  if (gcol_device_alloc(a, p, bytes, s) == GCOL_SUCCESS) return 1;
+  memcpy(gcol_tls_message, message, sizeof message);
+  gcol_tls_cuda_error = cuda_error;
+  return 0;
 }
 
 cudaError_t gcol_device_free(const gcol_allocator_t *a, void *p, size_t bytes, cudaStream_t s) {

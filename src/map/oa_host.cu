@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include "core/api_scope.h"
 #include "core/common.h"
+#include "core/device_alloc.h"
 #include "map_object.h"
 #include "map_policy.h"
 
@@ -152,7 +153,7 @@ static gcol_status_t apply_grouped(oa_object *o, const void *keys, const void *v
   *done = false;
   if (!grouped_shape(o, n, values != NULL, &g, &bytes)) return GCOL_SUCCESS;
   void *temp = NULL;
-  if (map_alloc(o, &temp, bytes, s) != GCOL_SUCCESS) return GCOL_SUCCESS;
+  if (!gcol_device_try_alloc(&o->cfg.allocator, &temp, bytes, s)) return GCOL_SUCCESS;
   *done = true;
   ++o->grouped_calls;
   o->grouped_passes = g.passes;
@@ -188,7 +189,7 @@ static gcol_status_t with_region_order(oa_object *o, const void *keys, size_t n,
   grouped_plan g;
   size_t bytes = 0;
   void *temp = NULL;
-  if (!region_shape(o, n, op, &g, &bytes) || map_alloc(o, &temp, bytes, s) != GCOL_SUCCESS)
+  if (!region_shape(o, n, op, &g, &bytes) || !gcol_device_try_alloc(&o->cfg.allocator, &temp, bytes, s))
     return gcol_from_cuda(run(keys));
   ++o->region_calls;
   grouped_layout(&g, n, o, false, (char *)temp);
