@@ -274,6 +274,9 @@ static test_result_t sequence(gcol_type_t kt, gcol_type_t vt, size_t capacity, d
   CHECK_OK(run_op(&md, m, OP_INSERT, max_batch, s));
   RUN(model_apply(&md, OP_INSERT, max_batch));
   RUN(check_model(&md, m, s));
+  CHECK_OK(run_op(&md, m, OP_ERASE, max_batch, s)); /* and out again: at least one erase */
+  RUN(model_apply(&md, OP_ERASE, max_batch));
+  RUN(check_model(&md, m, s));
   CHECK((gcol_map_region_calls_for_testing(m) > 0) == (use_region_bits > 0)); /* maps order only erases */
   gcol_map_destroy(m);
   CHECK_CUDA(cudaStreamSynchronize(s));
