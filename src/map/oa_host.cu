@@ -99,11 +99,11 @@ static size_t grouped_layout(grouped_plan *g, size_t n, const oa_object *o, bool
   return at;
 }
 
-/* The shape of a grouped insert_or_apply of n inputs (map_grouped.cuh), and
- * its scratch bytes; false when the batch is not grouped: too small for its
- * table, a table too large for 2^GCOL_GROUPED_MAX_PBITS partitions, 16-byte
- * keys, or 2^32 inputs (32-bit offsets). */
-static bool grouped_shape(const oa_object *o, size_t n, bool with_values, grouped_plan *g, size_t *bytes) {
+/* The shape of a grouped insert_or_apply of n inputs (map_grouped.cuh);
+ * false when the batch is not grouped: too small for its table, a table
+ * too large for 2^GCOL_GROUPED_MAX_PBITS partitions, 16-byte keys, 2^32
+ * inputs (32-bit offsets), or scratch that is not cheap. */
+static bool grouped_shape(const oa_object *o, size_t n, bool with_values, grouped_plan *g) {
   /* a shared slot: key, value, and its place in the list of claimed slots */
   const size_t slot_bytes = (size_t)o->kb + (size_t)o->vb + sizeof(uint16_t);
   if (o->kb == 16 || o->vb == 0 || n < o->l.grouped_min_batch || n / GCOL_GROUPED_RATIO < o->num_slots ||
@@ -140,8 +140,22 @@ static bool grouped_shape(const oa_object *o, size_t n, bool with_values, groupe
   const size_t parts = (size_t)1 << pbits, avg = (n + parts - 1) / parts;
   g->chunk = (uint32_t)(4 * avg > GCOL_GROUPED_MIN_CHUNK ? 4 * avg : GCOL_GROUPED_MIN_CHUNK);
   g->max_items = (uint32_t)(parts + n / g->chunk + 1);
-  *bytes = grouped_layout(g, n, o, with_values, NULL);
-  return o->l.grouped_always || scratch_is_cheap(o, *bytes);
+  return o->l.grouped_always || scratch_is_cheap(o, grouped_layout(g, n, o, with_values, NULL));
+}
+
+/* f() with plan g's scratch for n inputs: one allocation carved by
+ * grouped_layout, freed after; *st is the outcome. False when the scratch
+ * cannot be had: nothing ran, *st untouched, and the caller goes without. */
+template <class F>
+static bool with_scratch(oa_object *o, grouped_plan &g, size_t n, bool with_values, cudaStream_t s, gcol_status_t *st,
+                         F f) {
+  const size_t bytes = grouped_layout(&g, n, o, with_values, NULL);
+  void *temp = NULL;
+  if (!gcol_device_try_alloc(&o->cfg.allocator, &temp, bytes, s)) return false;
+  grouped_layout(&g, n, o, with_values, (char *)temp);
+  cudaError_t e = f(), fr = map_free(o, temp, bytes, s);
+  *st = gcol_from_cuda(e != cudaSuccess ? e : fr);
+  return true;
 }
 
 /* insert_or_apply by grouped_shape's plan. *done is false when its scratch
@@ -149,24 +163,18 @@ static bool grouped_shape(const oa_object *o, size_t n, bool with_values, groupe
 static gcol_status_t apply_grouped(oa_object *o, const void *keys, const void *values, size_t n, upsert_args a,
                                    bool *done, cudaStream_t s) {
   grouped_plan g;
-  size_t bytes = 0;
-  *done = false;
-  if (!grouped_shape(o, n, values != NULL, &g, &bytes)) return GCOL_SUCCESS;
-  void *temp = NULL;
-  if (!gcol_device_try_alloc(&o->cfg.allocator, &temp, bytes, s)) return GCOL_SUCCESS;
-  *done = true;
-  ++o->grouped_calls;
-  o->grouped_passes = g.passes;
-  grouped_layout(&g, n, o, values != NULL, (char *)temp);
-  cudaError_t e = with_ops(o, [&](auto ops) { return ops.apply_grouped(o->l, o->t, keys, values, n, a, g, s); });
-  cudaError_t f = map_free(o, temp, bytes, s);
-  return gcol_from_cuda(e != cudaSuccess ? e : f);
+  gcol_status_t st = GCOL_SUCCESS;
+  *done = grouped_shape(o, n, values != NULL, &g) && with_scratch(o, g, n, values != NULL, s, &st, [&] {
+    ++o->grouped_calls;
+    o->grouped_passes = g.passes;
+    return with_ops(o, [&](auto ops) { return ops.apply_grouped(o->l, o->t, keys, values, n, a, g, s); });
+  });
+  return st;
 }
 
 /* Region order (map_policy.h) for a batch of n keys alone and the op class
- * (GCOL_OA_REGION_*): the plan and its scratch bytes; false when the batch
- * goes as it is. */
-static bool region_shape(const oa_object *o, size_t n, int op, grouped_plan *g, size_t *bytes) {
+ * (GCOL_OA_REGION_*): the plan; false when the batch goes as it is. */
+static bool region_shape(const oa_object *o, size_t n, int op, grouped_plan *g) {
   if (o->kb == 16 || !(o->l.region_ops & op) || n >= ((size_t)1 << 32)) return false;
   int bits = o->l.region_bits;
   if (bits == 0) {
@@ -177,7 +185,6 @@ static bool region_shape(const oa_object *o, size_t n, int op, grouped_plan *g, 
   }
   *g = grouped_plan{};
   g->passes = 1, g->bits[0] = bits, g->counters = 1u << bits;
-  *bytes = grouped_layout(g, n, o, false, NULL);
   return true;
 }
 
@@ -187,16 +194,14 @@ static bool region_shape(const oa_object *o, size_t n, int op, grouped_plan *g, 
 template <class F>
 static gcol_status_t with_region_order(oa_object *o, const void *keys, size_t n, int op, cudaStream_t s, F run) {
   grouped_plan g;
-  size_t bytes = 0;
-  void *temp = NULL;
-  if (!region_shape(o, n, op, &g, &bytes) || !gcol_device_try_alloc(&o->cfg.allocator, &temp, bytes, s))
-    return gcol_from_cuda(run(keys));
-  ++o->region_calls;
-  grouped_layout(&g, n, o, false, (char *)temp);
-  cudaError_t e = with_ops(o, [&](auto ops) { return ops.order_regions(o->l, o->t, keys, n, g, s); });
-  if (e == cudaSuccess) e = run(g.part_keys[0]);
-  cudaError_t f = map_free(o, temp, bytes, s);
-  return gcol_from_cuda(e != cudaSuccess ? e : f);
+  gcol_status_t st = GCOL_SUCCESS;
+  if (region_shape(o, n, op, &g) && with_scratch(o, g, n, false, s, &st, [&] {
+        ++o->region_calls;
+        cudaError_t e = with_ops(o, [&](auto ops) { return ops.order_regions(o->l, o->t, keys, n, g, s); });
+        return e == cudaSuccess ? run(g.part_keys[0]) : e;
+      }))
+    return st;
+  return gcol_from_cuda(run(keys));
 }
 
 gcol_status_t oa_upsert(oa_object *o, const void *keys, const void *values, size_t n, upsert_args a,
