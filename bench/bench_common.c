@@ -108,6 +108,19 @@ void *bench_unique_keys(size_t n, size_t kb, uint64_t off) {
   return d;
 }
 
+uint64_t bench_pool_keep(int device, uint64_t bytes) {
+  cudaMemPool_t pool;
+  uint64_t old = 0; /* cuuint64_t */
+  BENCH_CUDA(cudaDeviceGetDefaultMemPool(&pool, device));
+  BENCH_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &old));
+  BENCH_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &bytes));
+  if (bytes < old) {
+    BENCH_CUDA(cudaDeviceSynchronize());
+    BENCH_CUDA(cudaMemPoolTrimTo(pool, (size_t)bytes));
+  }
+  return old;
+}
+
 void bench_ok(gcol_status_t s, const char *what) {
   if (s != GCOL_SUCCESS) {
     fprintf(stderr, "bench: %s: %s\n", what, gcol_status_string(s));

@@ -51,6 +51,12 @@ double bench_wall_ms(void);
  * device, from index off of a hashed family (cudaFree them). */
 void *bench_unique_keys(size_t n, size_t kb, uint64_t off);
 
+/* Set the release threshold of the device's default cudaMallocAsync pool
+ * (UINT64_MAX: keep what is freed between calls; 0, the default: give it
+ * back at every synchronization) and return the one it had. Lowering it
+ * also trims the pool to the new threshold now (after a device sync). */
+uint64_t bench_pool_keep(int device, uint64_t bytes);
+
 /* Exit with "bench: what: status" when a gcol call failed. */
 void bench_ok(gcol_status_t s, const char *what);
 

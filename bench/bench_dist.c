@@ -287,10 +287,7 @@ static void tear_down(void) {
 static void keep_pool(int device) {
   const char *trim = getenv("GCOL_BENCH_DIST_TRIM");
   if (trim && trim[0] == '1') return;
-  cudaMemPool_t pool;
-  uint64_t keep = UINT64_MAX;
-  BENCH_CUDA(cudaDeviceGetDefaultMemPool(&pool, device));
-  BENCH_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+  bench_pool_keep(device, UINT64_MAX);
 }
 
 static void setup(void) {

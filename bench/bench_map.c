@@ -132,16 +132,10 @@ static void bench_apply(size_t n) {
   /* the same with the cudaMallocAsync pool keeping its memory between calls,
      so the batch is reduced in shared memory first (gcol.h, 1.2.1) */
   int dev = 0;
-  cudaMemPool_t mp;
-  unsigned long long keep = 0, all = ~0ULL; /* cuuint64_t */
   BENCH_CUDA(cudaGetDevice(&dev));
-  BENCH_CUDA(cudaDeviceGetMemPool(&mp, dev));
-  BENCH_CUDA(cudaMemPoolGetAttribute(mp, cudaMemPoolAttrReleaseThreshold, &keep));
-  BENCH_CUDA(cudaMemPoolSetAttribute(mp, cudaMemPoolAttrReleaseThreshold, &all));
+  uint64_t keep = bench_pool_keep(dev, UINT64_MAX);
   row("apply, kept", "i64/i64", 0.5, n, time_op(m, OP_APPLY, keys, NULL, vals, NULL, n), 16, 0, 0, 0);
-  BENCH_CUDA(cudaMemPoolSetAttribute(mp, cudaMemPoolAttrReleaseThreshold, &keep));
-  BENCH_CUDA(cudaStreamSynchronize(stream));
-  BENCH_CUDA(cudaMemPoolTrimTo(mp, 0));
+  bench_pool_keep(dev, keep);
   gcol_map_destroy(m);
   BENCH_CUDA(cudaFree(keys));
   BENCH_CUDA(cudaFree(vals));

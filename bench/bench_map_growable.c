@@ -169,12 +169,9 @@ int main(void) {
   if (bench_init(&gpu)) return 0;
   bench_timer_init(&timer);
   BENCH_CUDA(cudaStreamCreate(&stream));
-  cudaMemPool_t pool;
-  uint64_t keep = UINT64_MAX;
   int dev = 0;
   BENCH_CUDA(cudaGetDevice(&dev));
-  BENCH_CUDA(cudaDeviceGetDefaultMemPool(&pool, dev));
-  BENCH_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+  bench_pool_keep(dev, UINT64_MAX);
   size_t n = bench_size("GCOL_BENCH_N", 100000000);
   printf("\ngrowable hash map, %zu unique random pairs into n/2 slots, max load 0.8, median of %d runs\n", n, REPS);
   printf("%-26s %-8s %10s %9s %7s %8s\n", "operation", "pairs", "ms", "G ops/s", "of copy", "target");
