@@ -216,7 +216,7 @@ static test_result_t model_apply(model_t *md, op_t op, size_t n) {
 
 /* A random sequence of `steps` batches of up to max_batch inputs, checked
  * after every step. With inject, the first try of every insert-type call
- * fails its first allocation: a call that had to grow returns
+ * gets no device memory: a call that had to grow returns
  * OUT_OF_MEMORY and the map must still equal the model, then the retry
  * succeeds. Returns how often the capacity changed in *growths. */
 static test_result_t sequence(gcol_type_t kt, gcol_type_t vt, size_t capacity, double mlf, size_t p,
@@ -241,9 +241,9 @@ static test_result_t sequence(gcol_type_t kt, gcol_type_t vt, size_t capacity, d
     CHECK(make_batch(&md, &r, n, (uint64_t)step * 7919 + 1) == 0);
     gcol_status_t st = GCOL_ERROR_OUT_OF_MEMORY; /* not run yet */
     if (inject && op != OP_ERASE) {
-      a.fail_at = a.calls + 1;
+      a.budget = a.in_use + 1; /* nothing more fits: the growth's early and exact allocations both fail */
       st = run_op(&md, m, op, n, s);
-      a.fail_at = 0;
+      a.budget = 0;
       if (st == GCOL_ERROR_OUT_OF_MEMORY) {
         ++ooms;
         CHECK_OK(gcol_map_capacity(m, &cap_now));
@@ -457,6 +457,65 @@ TEST(map_growable_gpu_reserve_then_insert_without_growth) {
   CHECK_OK(gcol_map_size(m, &size, s));
   CHECK(size == n);
   gcol_map_destroy(m);
+  CHECK_CUDA(cudaStreamDestroy(s));
+  model_free(&md);
+  return TEST_PASS;
+}
+
+/* The table a growth most likely needs is allocated before the exact count
+ * (map_grow.cu, early_table). A guess the count refutes (the bound counted
+ * repeated keys) is given back and the next growth waits for the count; a
+ * right guess is the growth's only allocation; a guess of the wrong size is
+ * given back before the right size is allocated. */
+TEST(map_growable_gpu_allocates_growth_early) {
+  REQUIRE_GPU();
+  limit_alloc_t a = {0, 0, 0, 0, 0};
+  model_t md;
+  cudaStream_t s;
+  CHECK_CUDA(cudaStreamCreate(&s));
+  CHECK(model_init(&md, 40000, 40000, GCOL_U64, GCOL_U64) == 0);
+  const char *pool = md.d_pool;
+  for (int form = 0; form < 2; ++form) {
+    gcol_map_t *m = make_growable(GCOL_U64, GCOL_U64, 4000, 0.8, &a, s);
+    CHECK(m);
+    size_t cap = 0, cap2 = 0, size = 0;
+    CHECK_OK(gcol_map_capacity(m, &cap));
+    size_t limit = gcol_map_load_limit(cap, 0.8), half = limit / 2, held = half;
+    /* half the limit twice: the bound reaches the limit, the map holds half */
+    CHECK_OK(gcol_map_insert(m, pool, md.d_vals, half, NULL, s));
+    CHECK_OK(gcol_map_insert(m, pool, md.d_vals, half, NULL, s));
+    unsigned calls = a.calls;
+    size_t in_use = a.in_use;
+    if (form == 0) {
+      /* 10 new keys: the bound guesses a growth, the count finds room */
+      CHECK_OK(gcol_map_insert(m, pool + held * 8, md.d_vals, 10, NULL, s));
+      held += 10;
+      CHECK_OK(gcol_map_capacity(m, &cap2));
+      CHECK(cap2 == cap && a.calls == calls + 1 && a.in_use == in_use);
+      /* one key past the limit: no guess after that count, one allocation */
+      CHECK_OK(gcol_map_insert(m, pool + held * 8, md.d_vals, limit + 1 - held, NULL, s));
+      held = limit + 1;
+      CHECK_OK(gcol_map_capacity(m, &cap2));
+      CHECK(cap2 >= 2 * cap && a.calls == calls + 2);
+      /* the next growth is guessed right: still one allocation */
+      size_t limit2 = gcol_map_load_limit(cap2, 0.8);
+      CHECK_OK(gcol_map_insert(m, pool + held * 8, md.d_vals, limit2 + 1 - held, NULL, s));
+      held = limit2 + 1;
+      CHECK_OK(gcol_map_capacity(m, &cap));
+      CHECK(cap >= 2 * cap2 && a.calls == calls + 3);
+    } else {
+      /* twice the limit in new keys: the bound asks for more slots than the count */
+      CHECK_OK(gcol_map_insert(m, pool + held * 8, md.d_vals, 2 * limit, NULL, s));
+      held += 2 * limit;
+      size_t guess = gcol_map_growth_target(cap, 0.8, 2, 2 * half, 2 * half, 2 * limit);
+      CHECK_OK(gcol_map_capacity(m, &cap2));
+      CHECK(gcol_map_load_limit(cap2, 0.8) >= held && cap2 < guess && a.calls == calls + 2);
+    }
+    CHECK_OK(gcol_map_size(m, &size, s));
+    CHECK(size == held);
+    gcol_map_destroy(m);
+    CHECK(a.in_use == 0);
+  }
   CHECK_CUDA(cudaStreamDestroy(s));
   model_free(&md);
   return TEST_PASS;

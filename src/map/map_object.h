@@ -36,6 +36,9 @@ struct oa_object {
    * and erase behind the host's back, so growth decisions count the slots
    * until the next rebuild (which ends every view). */
   int device_writes;
+  /* Growable maps: the last exact count of the slots found room for its
+   * batch, so the next growth is not allocated ahead (map_grow.cu). */
+  int last_count_kept;
   size_t grouped_calls; /* insert_or_apply calls that ran grouped (for tests) */
   int grouped_passes;   /* the last one's scatter passes (for tests) */
   size_t region_calls;  /* calls whose batch went in region order (for tests) */
@@ -80,6 +83,12 @@ struct table_t {
 /* Buckets for at least `capacity` slots with the map's tile: a prime >= 2;
  * 0 when it would not fit the probe sequence (2^31 buckets). */
 uint32_t table_buckets(const oa_object *m, size_t capacity);
+
+/* The slots and bytes of a table of nb buckets (slots NULL: not allocated). */
+table_t table_shape(const oa_object *m, uint32_t nb);
+
+/* Fill an allocated table with empty slots on s. */
+cudaError_t table_fill(const oa_object *m, const table_t &nt, cudaStream_t s);
 
 /* Allocate a table of nb buckets, filled empty on s unless `fill` is false
  * (a rebuild writes every slot itself). On failure nothing is left

@@ -20,12 +20,21 @@ uint32_t table_buckets(const oa_object *m, size_t capacity) {
   return want < 0x7fffffffULL ? gcol_next_prime((uint32_t)want) : 0;
 }
 
-gcol_status_t table_create(const oa_object *m, uint32_t nb, bool fill, cudaStream_t s, table_t *out) {
-  table_t nt = {NULL, nb, (size_t)nb * gcol_map_bucket_slots(m->l.tile, m->kb, m->vb), (size_t)nb * m->l.tile * gcol_chunk_bytes(m->kb, m->vb)};
-  GCOL_TRY(map_alloc(m, &nt.slots, nt.bytes, s));
+table_t table_shape(const oa_object *m, uint32_t nb) {
+  return table_t{NULL, nb, (size_t)nb * gcol_map_bucket_slots(m->l.tile, m->kb, m->vb),
+                 (size_t)nb * m->l.tile * gcol_chunk_bytes(m->kb, m->vb)};
+}
+
+cudaError_t table_fill(const oa_object *m, const table_t &nt, cudaStream_t s) {
   table_ref r = m->t;
   r.slots = nt.slots;
-  cudaError_t e = fill ? with_ops(m, [&](auto ops) { return ops.fill(m->l, r, nt.num_slots, s); }) : cudaSuccess;
+  return with_ops(m, [&](auto ops) { return ops.fill(m->l, r, nt.num_slots, s); });
+}
+
+gcol_status_t table_create(const oa_object *m, uint32_t nb, bool fill, cudaStream_t s, table_t *out) {
+  table_t nt = table_shape(m, nb);
+  GCOL_TRY(map_alloc(m, &nt.slots, nt.bytes, s));
+  cudaError_t e = fill ? table_fill(m, nt, s) : cudaSuccess;
   if (e != cudaSuccess) {
     (void)map_free(m, nt.slots, nt.bytes, s);
     return gcol_from_cuda(e);

@@ -116,6 +116,9 @@ class bloom_ref {
 
   template <class Tile>
   __device__ __forceinline__ bool contains(const Tile &tile, Key key) const {
+    /* a tile of one: no vote (a warp-synchronous vote per key cost 27% of
+     * the bulk contains on an L2-resident filter; H100, 1 MiB: 85 -> 117) */
+    if constexpr (tile_size<Tile>::value == 1) return contains(key);
     constexpr int W = tile_words<Tile>(); /* words per lane */
     bloom_pattern p = pattern(key);
     unsigned r = tile.thread_rank();
