@@ -274,15 +274,15 @@ GCOL_API void gcol_map_destroy(gcol_map_t *map);
  * check plus n of every insert-type call since); while bound + n fits, the
  * call does not synchronize. Otherwise the call synchronizes s once, right
  * there, to read the exact counts, and if the batch does not fit it rebuilds
- * the table before inserting (since 1.2.4 the table the bound says a growth
- * needs is allocated just before that synchronization, so the allocator's
- * work overlaps the GPU's queued work; a guess the exact count refutes is
- * freed, and none is made after a check that found room): into at least growth_factor times the slots and
+ * the table before inserting: into at least growth_factor times the slots and
  * enough for live keys + n, or at the same size when tombstones are most of
  * the load. The rebuild moves every pair and drops the tombstones; old and new
  * table exist together meanwhile (1.5x the new table when doubling, 1.25x
- * with a factor of 4). So near the
- * limit, batches of repeated keys may synchronize on every call. Besides
+ * with a factor of 4). So near the limit, batches of repeated keys may
+ * synchronize on every call. Since 1.2.4 the table the bound says a growth
+ * needs is allocated just before that synchronization, so the allocator's
+ * work overlaps the GPU's queued work; a guess the exact count refutes is
+ * freed, and none is made after a check that found room. Besides
  * these calls only gcol_map_reserve grows a map (without synchronizing);
  * capacity never shrinks (clear keeps it); a growable map never reports
  * GCOL_ERROR_FULL.

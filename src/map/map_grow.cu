@@ -11,10 +11,10 @@
  *
  * How much: growth_factor (2 by default, 4 or 8). With 100M i64 pairs
  * inserted in batches of 10M into 50M slots (H100, bench_map_growable), 2
- * reaches 5.50 G inserts/s (1.2.4): the inserts themselves (loads of 0.4 to 0.8) take
- * 13.1 ms of the 16.8 ms that 6 G/s allows, and the two rebuilds 4.9 ms
- * (their streaming floor alone is 2.4 ms, and the 18M pairs that sat past
- * their first bucket are inserted again). A factor of 4 rebuilds once (50M
+ * reaches 5.50 G inserts/s (1.2.4): the inserts themselves (loads of 0.4
+ * to 0.8) take 13.1 ms of the 16.8 ms that 6 G/s allows, and the two
+ * rebuilds 4.9 ms (their streaming floor alone is 2.4 ms, and the 18M pairs
+ * that sat past their first bucket are inserted again). A factor of 4 rebuilds once (50M
  * -> 200M slots) and then inserts at loads of 0.2 to 0.5: 7.33 G/s, same
  * final table, peak 1.25x.
  * The default stays 2 because 4 can leave up to twice the memory idle until
@@ -55,11 +55,12 @@ gcol_status_t read_counts(const oa_object *m, size_t *live, size_t *used, cudaSt
  * work still queued instead of leaving the GPU idle after the
  * synchronization (fresh pages for cudaMallocAsync's default pool cost
  * about 1.6 ms per GB on an H100: 100M u64 keys in 10 batches into a
- * growable set of 50M slots took 16.4 ms, now 14.3; RESULTS.md). The size is guessed from the bound, as if every key since
- * the last exact count were new. No guess while the last exact count found
- * room (batches of repeated keys keep the bound far above the truth, and
- * would allocate for nothing each time), nor with tombstones (a growth may
- * be a purge) or device writes (no bound). Optional: a refusal leaves the
+ * growable set of 50M slots took 16.4 ms, now 14.3; RESULTS.md). The size
+ * is guessed from the bound, as if every key since the last exact count
+ * were new. No guess while the last exact count found room (batches of
+ * repeated keys keep the bound far above the truth, and would allocate for
+ * nothing each time), nor with tombstones (a growth may be a purge) or
+ * device writes (no bound). Optional: a refusal leaves the
  * allocation to the exact path, and a wrong guess is freed. */
 table_t early_table(oa_object *m, size_t n, cudaStream_t s) {
   table_t none = {NULL, 0, 0, 0};
