@@ -75,9 +75,9 @@ table_t early_table(oa_object *m, size_t n, cudaStream_t s) {
 }
 
 /* Rebuild the table with at least `capacity` slots, moving every live pair
- * (skipped when the caller knows the map is empty). Takes *early (sets its
- * slots to NULL) when it has the size. Every allocation comes first: when
- * one fails the old table is untouched. The move consumes the old table, so
+ * (skipped when the caller knows the map is empty), into *early when it has
+ * the size (table_create). Every allocation comes first: when one fails
+ * the old table is untouched. The move consumes the old table, so
  * nothing may fail after it starts but a kernel launch. */
 gcol_status_t rebuild(oa_object *m, size_t capacity, bool empty, table_t *early, cudaStream_t s) {
   nvtx_range r("gcol_map_grow");
@@ -85,21 +85,7 @@ gcol_status_t rebuild(oa_object *m, size_t capacity, bool empty, table_t *early,
   if (nb == 0) /* more buckets than the probe sequence addresses */
     return gcol_fail(GCOL_ERROR_OUT_OF_MEMORY, "growing to %zu slots needs more than 2^31 buckets", capacity);
   table_t nt;
-  if (early && early->slots && early->num_buckets == nb) {
-    nt = *early;
-    early->slots = NULL;
-    cudaError_t e = empty ? table_fill(m, nt, s) : cudaSuccess;
-    if (e != cudaSuccess) {
-      (void)map_free(m, nt.slots, nt.bytes, s);
-      return gcol_from_cuda(e);
-    }
-  } else {
-    if (early && early->slots) { /* the wrong size: give it back before the right one is asked for */
-      (void)map_free(m, early->slots, early->bytes, s);
-      early->slots = NULL;
-    }
-    GCOL_TRY(table_create(m, nb, empty, s, &nt));
-  }
+  GCOL_TRY(table_create(m, nb, empty, early, s, &nt));
   if (!empty) {
     table_ref to = m->t;
     to.slots = nt.slots;

@@ -87,13 +87,13 @@ uint32_t table_buckets(const oa_object *m, size_t capacity);
 /* The slots and bytes of a table of nb buckets (slots NULL: not allocated). */
 table_t table_shape(const oa_object *m, uint32_t nb);
 
-/* Fill an allocated table with empty slots on s. */
-cudaError_t table_fill(const oa_object *m, const table_t &nt, cudaStream_t s);
-
 /* Allocate a table of nb buckets, filled empty on s unless `fill` is false
- * (a rebuild writes every slot itself). On failure nothing is left
- * allocated and the map is untouched. */
-gcol_status_t table_create(const oa_object *m, uint32_t nb, bool fill, cudaStream_t s, table_t *out);
+ * (a rebuild writes every slot itself). early (or NULL): a table allocated
+ * ahead (map_grow.cu), taken when it has nb buckets (its slots set to NULL),
+ * else freed first. On failure nothing is left allocated and the map is
+ * untouched. */
+gcol_status_t table_create(const oa_object *m, uint32_t nb, bool fill, table_t *early, cudaStream_t s,
+                           table_t *out);
 
 /* Make nt the map's table and free the old one (stream-ordered on s). */
 gcol_status_t table_install(oa_object *m, const table_t &nt, cudaStream_t s);

@@ -25,16 +25,22 @@ table_t table_shape(const oa_object *m, uint32_t nb) {
                  (size_t)nb * m->l.tile * gcol_chunk_bytes(m->kb, m->vb)};
 }
 
-cudaError_t table_fill(const oa_object *m, const table_t &nt, cudaStream_t s) {
+gcol_status_t table_create(const oa_object *m, uint32_t nb, bool fill, table_t *early, cudaStream_t s,
+                           table_t *out) {
+  table_t nt = table_shape(m, nb);
+  if (early && early->slots && early->num_buckets == nb) {
+    nt.slots = early->slots;
+    early->slots = NULL;
+  } else {
+    if (early && early->slots) { /* the wrong size: given back before the right one is asked for */
+      (void)map_free(m, early->slots, early->bytes, s);
+      early->slots = NULL;
+    }
+    GCOL_TRY(map_alloc(m, &nt.slots, nt.bytes, s));
+  }
   table_ref r = m->t;
   r.slots = nt.slots;
-  return with_ops(m, [&](auto ops) { return ops.fill(m->l, r, nt.num_slots, s); });
-}
-
-gcol_status_t table_create(const oa_object *m, uint32_t nb, bool fill, cudaStream_t s, table_t *out) {
-  table_t nt = table_shape(m, nb);
-  GCOL_TRY(map_alloc(m, &nt.slots, nt.bytes, s));
-  cudaError_t e = fill ? table_fill(m, nt, s) : cudaSuccess;
+  cudaError_t e = fill ? with_ops(m, [&](auto ops) { return ops.fill(m->l, r, nt.num_slots, s); }) : cudaSuccess;
   if (e != cudaSuccess) {
     (void)map_free(m, nt.slots, nt.bytes, s);
     return gcol_from_cuda(e);

@@ -49,7 +49,7 @@ gcol_status_t map_reset_table(oa_object *m, cudaStream_t s) {
   uint32_t nb = table_buckets(m, m->cfg.capacity);
   if (nb == 0) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "capacity %zu needs more than 2^31 buckets", m->cfg.capacity);
   table_t nt;
-  GCOL_TRY(table_create(m, nb, true, s, &nt));
+  GCOL_TRY(table_create(m, nb, true, NULL, s, &nt));
   GCOL_TRY(table_install(m, nt, s));
   m->used_bound = 0;
   m->may_have_tombstones = 0;
