@@ -207,6 +207,7 @@ BENCHES  += $(BUILD)/bench/bench_set
 BENCHES  += $(BUILD)/bench/bench_sketch
 BENCHES  += $(BUILD)/bench/bench_strmap
 BENCHES  += $(BUILD)/bench/bench_u128 # issue 25: 16-byte keys
+BENCHES  += $(BUILD)/bench/bench_floor # issues 23-24: the hardware floor of the DRAM-bound rows
 # bench_compact also times cub::DeviceSelect::Flagged called directly
 $(BUILD)/bench/bench_compact: $(BUILD)/bench/bench_compact_cub.o
 
@@ -238,6 +239,7 @@ bench: $(BENCHES) $(BENCH_DIST)
 	$(BUILD)/bench/bench_sketch
 	$(BUILD)/bench/bench_strmap
 	$(BUILD)/bench/bench_u128
+	$(BUILD)/bench/bench_floor
 	$(BENCH_DIST)
 
 bench-python: all

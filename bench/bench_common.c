@@ -73,6 +73,12 @@ int bench_init(bench_gpu_t *g) {
   return 0;
 }
 
+unsigned bench_full_grid(const bench_gpu_t *g, const void *kernel, int block_threads) {
+  int per_sm = 0;
+  BENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, 0));
+  return (unsigned)(per_sm * g->num_sms);
+}
+
 uint64_t bench_mix64(uint64_t x) {
   x ^= x >> 33, x *= 0xff51afd7ed558ccdULL, x ^= x >> 33, x *= 0xc4ceb9fe1a85ec53ULL;
   return x ^ (x >> 33);

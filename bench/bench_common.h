@@ -23,6 +23,10 @@ typedef struct {
  * prints "no CUDA device" and returns 1. */
 int bench_init(bench_gpu_t *g);
 
+/* Blocks of block_threads that fill every SM of g once at the kernel's
+ * occupancy (kernel: a __global__ function's address). */
+unsigned bench_full_grid(const bench_gpu_t *g, const void *kernel, int block_threads);
+
 /* Abort the benchmark with a message when a CUDA call fails. */
 void bench_check(cudaError_t e, const char *what);
 #define BENCH_CUDA(x) bench_check((x), #x)

@@ -131,9 +131,7 @@ __global__ void __launch_bounds__(BLOCK) floor_kernel(gcol_map_view_t v, const i
 
 template <class K>
 static unsigned grid_of(K kernel) {
-  int per_sm = 0;
-  BENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, BLOCK, 0));
-  return (unsigned)(per_sm * gpu.num_sms);
+  return bench_full_grid(&gpu, (const void *)kernel, BLOCK);
 }
 
 struct times {

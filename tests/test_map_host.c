@@ -117,6 +117,8 @@ TEST(map_policy_table_rows) {
   gcol_map_policy_t h = gcol_map_policy_for(9), a = gcol_map_policy_for(8), old = gcol_map_policy_for(7);
   CHECK(h.key_cas == 0); /* sm_90 claims 16-byte pairs with one 128-bit CAS */
   CHECK(a.key_cas == 1 && old.key_cas == 1);
+  /* thread-per-key inserts into DRAM tables on half the grid: measured on sm_90 alone */
+  CHECK(h.solo_insert_div == 2 && a.solo_insert_div == 1 && old.solo_insert_div == 1);
   CHECK(gcol_map_policy_for(12).min_cc_major == 9);
   gcol_map_policy_t rows[] = {h, a, old};
   for (int i = 0; i < 3; ++i) {

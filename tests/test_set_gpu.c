@@ -393,6 +393,62 @@ TEST(set_region_order_by_itself) {
   return TEST_PASS;
 }
 
+/* Sets larger than the L2 take the thread-per-key insert on a share of the
+ * grid (solo_insert_div, map_policy.h): u32 and u64 sets of 2^25 slots
+ * (128 and 256 MB), every key four times in a shuffled batch; the counts,
+ * the contents, a second insert of the batch, and erase / insert again (no
+ * key held twice). */
+TEST(set_insert_into_dram_with_repeats) {
+  REQUIRE_GPU();
+  const size_t d = (size_t)1 << 23, n = 4 * d, slots = (size_t)1 << 25;
+  if (slots > test_max_n()) return TEST_SKIP;
+  for (int t = 0; t < 2; ++t) {
+    gcol_type_t kt = t ? GCOL_U64 : GCOL_U32;
+    size_t kb = gcol_type_size(kt), span = 0, size = 0;
+    char *h = malloc(n * kb);
+    uint8_t *hf = malloc(d);
+    CHECK(h && hf);
+    tu_unique_keys(h, kb, d, 777 + t, &span);
+    for (size_t i = d; i < n; ++i) memcpy(h + i * kb, h + (i % d) * kb, kb);
+    tu_rng_t r = {test_seed() + t};
+    for (size_t i = n - 1; i > 0; --i) { /* shuffle the whole batch */
+      size_t j = tu_next(&r) % (i + 1);
+      char tmp[8];
+      memcpy(tmp, h + i * kb, kb), memcpy(h + i * kb, h + j * kb, kb), memcpy(h + j * kb, tmp, kb);
+    }
+    void *dk = tu_poisoned(n * kb), *dq = tu_poisoned(d * kb);
+    uint8_t *df = tu_poisoned(d);
+    size_t *dc = tu_poisoned(8);
+    CHECK(dk && dq && df && dc);
+    CHECK_CUDA(cudaMemcpy(dk, h, n * kb, cudaMemcpyHostToDevice));
+    tu_unique_keys(h, kb, d, 777 + t, &span); /* the distinct keys, for the queries */
+    CHECK_CUDA(cudaMemcpy(dq, h, d * kb, cudaMemcpyHostToDevice));
+    gcol_set_config_t c = gcol_set_config_default(kt);
+    c.capacity = slots;
+    gcol_set_t *s = NULL;
+    CHECK_OK(gcol_set_create(&s, &c, 0));
+    CHECK_OK(gcol_set_insert(s, dk, n, dc, 0));
+    CHECK(tu_read_size(dc) == d);
+    CHECK_OK(gcol_set_size(s, &size, 0));
+    CHECK(size == d);
+    CHECK_OK(gcol_set_contains(s, dq, d, df, 0));
+    CHECK(!tu_to_host(hf, df, d));
+    for (size_t i = 0; i < d; ++i) CHECK(hf[i] == 1);
+    CHECK_OK(gcol_set_insert(s, dk, n, dc, 0)); /* all present */
+    CHECK(tu_read_size(dc) == 0);
+    CHECK_OK(gcol_set_erase(s, dq, d / 2, dc, 0));
+    CHECK(tu_read_size(dc) == d / 2);
+    CHECK_OK(gcol_set_insert(s, dk, n, dc, 0)); /* the erased half comes back once */
+    CHECK(tu_read_size(dc) == d / 2);
+    CHECK_OK(gcol_set_size(s, &size, 0));
+    CHECK(size == d);
+    CHECK_OK(gcol_set_status(s, 0));
+    gcol_set_destroy(s);
+    free(h), free(hf), tu_free(dk), tu_free(dq), tu_free(df), tu_free(dc);
+  }
+  return TEST_PASS;
+}
+
 /* A set whose allocator refuses the region order's scratch still inserts
  * and erases (keys as they are), and the refusal leaves no message. */
 TEST(set_region_order_without_scratch) {

@@ -62,7 +62,7 @@ extern "C" {
 
 #define GCOL_VERSION_MAJOR 1
 #define GCOL_VERSION_MINOR 2
-#define GCOL_VERSION_PATCH 4
+#define GCOL_VERSION_PATCH 5
 
 /* Only what this header declares is exported from libgcol.so; everything
  * else in the library has hidden visibility. */

@@ -1,2 +1,2 @@
 """The package version; it follows GCOL_VERSION_* in gcol.h (a test checks)."""
-__version__ = "1.2.4"
+__version__ = "1.2.5"

@@ -1,11 +1,12 @@
 /* Device layer of the map: thin bulk kernels over the bulk tile steps of
  * gcol/device/detail/map_bulk.cuh (the same steps the device API runs).
  *
- * A tile of W threads (worker_lanes: T for inserts and erase, T/2 for
- * lookups in buckets of T >= 4 chunks; test builds may pick others for
- * sets, launch_cfg::lanes) takes as many consecutive inputs; each thread
- * loads and hashes its own key (coalesced, hashed once), then the tile walks
- * its ranks and probes together. The grid is sized to fill the GPU once and
+ * A tile of W threads (worker_lanes: T for erase, T/2 for lookups in
+ * buckets of T >= 4 chunks; test builds may pick others for sets,
+ * launch_cfg::lanes) takes as many consecutive inputs; each thread loads
+ * and hashes its own key (coalesced, hashed once), then the tile walks its
+ * ranks and probes together. The insert family instead takes one key per
+ * tile of upsert_lanes. The grid is sized to fill the GPU once and
  * strides over the input, so counters are added once per warp at the end. */
 #ifndef GCOL_SRC_MAP_MAP_KERNELS_CUH
 #define GCOL_SRC_MAP_MAP_KERNELS_CUH
@@ -98,27 +99,51 @@ __device__ __forceinline__ bool load_key(const table_ref &t, const void *keys, s
        base += stride) {                                                                     \
     const size_t i = base + (threadIdx.x & 31);
 
-/* MODE (an upsert_mode) is a template parameter so that each kernel keeps
- * only its own code path: fewer registers, more threads resident. OUTPUTS
- * adds insert_and_find's per-input outputs. */
+/* Lanes of upsert_kernel's tiles: 2 for maps (a 64-byte bucket of 16-byte
+ * pairs is read as two 32-byte halves), worker_lanes for keys-only tables.
+ * H100, 100M unique pairs, insert G/s at load 0.5 / 0.8 (bench_map, one
+ * machine): i64 pairs, the rank walk of bulk_upsert_step over 4 lanes (the
+ * kernel before 1.2.5) 10.01 / 8.21, a key per tile of 4 lanes 10.24 /
+ * 8.33, of 2 lanes 10.78 / 9.31; i32 pairs (32-byte buckets) 11.08 / 9.78,
+ * 11.43 / 10.15 with 2 lanes, 10.60 / 9.90 with 1. Erase keeps the rank
+ * walk over worker_lanes (with 2 lanes: i64 7.17 -> 7.80 ms). */
+template <int T, int SB>
+__host__ __device__ constexpr int upsert_lanes() {
+  if constexpr (layout<SB>::keys_only) return worker_lanes<T, false, SB>();
+  else return T < 2 ? T : 2;
+}
+
+/* The insert family, a key per tile: each tile of W lanes (upsert_lanes)
+ * takes one input per step (every lane loads it: one broadcast load),
+ * probes for it, and its rank 0 writes the outputs; no shuffles of other
+ * lanes' keys. MODE (an upsert_mode) is a template parameter so that each
+ * kernel keeps only its own code path: fewer registers, more threads
+ * resident. OUTPUTS adds insert_and_find's per-input outputs. */
 template <int T, int W, int KB, int VB, int MODE, bool OUTPUTS>
 __global__ void __launch_bounds__(256, GCOL_UPSERT_MIN_BLOCKS) upsert_kernel(table_ref t, const void *keys, const void *values, size_t n,
                                                      upsert_args a, void *values_out, uint8_t *inserted_out,
                                                      unsigned long long *d_count) {
   constexpr int SB = slot_of<KB, VB>();
   a.mode = MODE;
+  auto tile = cg::tiled_partition<W>(cg::this_thread_block());
+  const int lane = tile.thread_rank();
   unsigned long long pending = 0, inserted = 0; /* tile-uniform */
-  GCOL_TILE_LOOP_BEGIN(W)
+  const size_t tiles = (size_t)gridDim.x * blockDim.x / W;
+  for (size_t i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / W; i < n; i += tiles) {
     key_word<KB> k{};
-    uint64_t h = 0, v = 0;
-    bool valid = load_key<KB>(t, keys, i, n, k, h);
-    if (valid) v = load_value<VB>(values, i, a);
-    uint64_t my_stored;
-    int my_status = bulk_upsert_step<T, SB>(tile, t, valid, k, v, h, a, my_stored, pending, inserted);
-    __syncwarp();
-    if (OUTPUTS && i < n) {
-      store_bits<VB>(values_out, i, my_stored);
-      if (inserted_out) inserted_out[i] = my_status == UPSERT_INSERTED;
+    uint64_t h = 0, stored = t.empty_value;
+    int st = UPSERT_NO_ROOM;
+    if (load_key<KB>(t, keys, i, n, k, h)) {
+      st = tile_upsert<T, SB>(tile, t, k, load_value<VB>(values, i, a), h, a, stored, pending);
+      inserted += st == UPSERT_INSERTED;
+      if (st == UPSERT_NO_ROOM) {
+        if (lane == 0) atomicOr(&t.state->flags, (unsigned)MAP_FLAG_FULL);
+        stored = t.empty_value;
+      }
+    }
+    if (OUTPUTS && lane == 0) {
+      store_bits<VB>(values_out, i, stored);
+      if (inserted_out) inserted_out[i] = st == UPSERT_INSERTED;
     }
   }
   /* every lane of a tile holds the tile's count: let rank 0 speak for it */
@@ -169,7 +194,8 @@ __global__ void erase_kernel(table_ref t, const void *keys, size_t n, unsigned l
  * thread per key (grid_per_item; H100, 100M applies onto 1M keys in the L2:
  * 3.06 ms against 3.73 striding); inserts stride over a grid that fills the
  * GPU once (100M u32 inserts into a DRAM table: 14.0 against 7.9 G/s with a thread each;
- * 100M inserts of 1M keys in the L2: 1.17 against 1.46 ms). */
+ * 100M inserts of 1M keys in the L2: 1.17 against 1.46 ms), or half of it
+ * into a DRAM table on sm_90 (solo_insert_div, map_policy.h). */
 template <int T, int KB, int VB>
 __global__ void __launch_bounds__(256) find_solo_kernel(table_ref t, const void *keys, size_t n, void *out,
                                                         bool contains) {

@@ -29,6 +29,7 @@ struct launch_cfg {
                                scratch's cost (oa_host.cu) */
   int region_ops;           /* GCOL_OA_REGION_* whose batches are ordered by region */
   int region_bits;          /* tests: > 0 orders every such batch into 2^region_bits */
+  int solo_insert_div;      /* policy: thread-per-key inserts into DRAM tables on 1/div of the grid */
 };
 
 /* A grouped insert_or_apply's shape and scratch (map_grouped.cuh; planned

@@ -41,9 +41,9 @@ static cudaError_t with_tile(int tile, F f) {
   return cudaGetLastError();
 }
 
-/* f(tile_c<W>()) for the lanes that probe one key: worker_lanes, or in test
- * builds for keys-only tables the sweep's 1 or 2 (l.lanes). */
-template <int T, int SB, bool LOOKUP, class F>
+/* f(tile_c<W>()) for the lanes that probe one key: W, or in test builds
+ * for keys-only tables the sweep's 1 or 2 (l.lanes). */
+template <int T, int SB, int W, class F>
 static void with_lanes(int lanes, F f) {
 #ifdef GCOL_TESTING
   if constexpr (layout<SB>::keys_only) {
@@ -53,7 +53,7 @@ static void with_lanes(int lanes, F f) {
   }
 #endif
   (void)lanes;
-  f(tile_c<worker_lanes<T, LOOKUP, SB>()>());
+  f(tile_c<W>());
 }
 
 /* f(MODE, OUTPUTS) as compile-time constants: the upsert kernel instance
@@ -78,13 +78,16 @@ cudaError_t oa_ops<KB, VB>::upsert(const launch_cfg &l, const table_ref &t, cons
     with_upsert_mode(a, values_out || inserted_out, [&](auto mc, auto oc) {
       constexpr int MODE = decltype(mc)::value;
       constexpr bool OUTPUTS = decltype(oc)::value;
-      if (one_thread) { /* inserts stride over a GPU-filling grid; assign and apply take a thread per key */
+      if (one_thread) { /* inserts stride over a GPU-filling grid (a share of it for DRAM tables: the
+                           policy's solo_insert_div); assign and apply take a thread per key */
         auto k = upsert_solo_kernel<T, KB, VB, MODE, OUTPUTS>;
-        unsigned grid = MODE == UPSERT_INSERT ? grid_fill(k, 256, l.num_sms, n) : grid_per_item(256, n);
+        const bool dram = t.capacity * layout<SB>::bytes > l.l2_bytes;
+        unsigned grid = MODE == UPSERT_INSERT ? grid_fill(k, 256, l.num_sms, n, 0, dram ? l.solo_insert_div : 1)
+                                              : grid_per_item(256, n);
         k<<<grid, 256, 0, s>>>(t, keys, values, n, a, values_out, inserted_out, d_count);
         return;
       }
-      with_lanes<T, SB, false>(l.lanes, [&](auto wc) {
+      with_lanes<T, SB, upsert_lanes<T, SB>()>(l.lanes, [&](auto wc) {
         auto k = upsert_kernel<T, decltype(wc)::value, KB, VB, MODE, OUTPUTS>;
         k<<<grid_fill(k, l.block_threads, l.num_sms, n), l.block_threads, 0, s>>>(t, keys, values, n, a, values_out,
                                                                                   inserted_out, d_count);
@@ -174,7 +177,7 @@ cudaError_t oa_ops<KB, VB>::find(const launch_cfg &l, const table_ref &t, const 
       find_solo_kernel<T, KB, VB><<<grid_per_item(256, n), 256, 0, s>>>(t, keys, n, out, contains);
       return;
     }
-    with_lanes<T, SB, true>(l.lanes, [&](auto wc) {
+    with_lanes<T, SB, worker_lanes<T, true, SB>()>(l.lanes, [&](auto wc) {
       auto k = find_kernel<T, decltype(wc)::value, KB, VB>;
       k<<<grid_fill(k, l.block_threads, l.num_sms, n), l.block_threads, 0, s>>>(t, keys, n, out, contains);
     });
@@ -187,7 +190,7 @@ cudaError_t oa_ops<KB, VB>::erase(const launch_cfg &l, const table_ref &t, const
   constexpr int SB = slot_of<KB, VB>();
   return with_tile<SB>(l.tile, [&](auto tc) {
     constexpr int T = decltype(tc)::value;
-    with_lanes<T, SB, false>(l.lanes, [&](auto wc) {
+    with_lanes<T, SB, worker_lanes<T, false, SB>()>(l.lanes, [&](auto wc) {
       auto k = erase_kernel<T, decltype(wc)::value, KB, VB>;
       k<<<grid_fill(k, l.block_threads, l.num_sms, n), l.block_threads, 0, s>>>(t, keys, n, d_count);
     });

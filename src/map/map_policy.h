@@ -70,7 +70,19 @@ typedef struct {
   int solo_upserts;  /* classes whose insert family runs a thread per key */
   int grouped_smem;  /* shared-memory table of a grouped insert_or_apply (bytes; 0: never grouped) */
   int region_ops;    /* GCOL_OA_REGION_* ops whose large batches go in region order */
+  int solo_insert_div; /* a thread-per-key insert into a table larger than the L2 runs on
+                          1 / solo_insert_div of a full grid (below) */
 } gcol_map_policy_t;
+
+/* Fewer inserts in flight: the read-modify-writes of random DRAM sectors
+ * run faster with half the threads of a full grid resident. H100, 100M
+ * unique keys into 200M slots, bench_set insert G/s with a full grid / a
+ * half / a third / a quarter: u64 set 10.82 / 11.84 / 11.34 / 11.64, u32 set
+ * (region order) 12.74 / 13.71 / 14.53 / 14.15. The same division slowed
+ * every other read-modify-write kernel, so it is the thread-per-key insert
+ * alone: the maps' tile inserts 10.77 -> 9.16 (i64, half grid; 10.73 /
+ * 10.35 on 5 / 4 of the 6 resident blocks per SM), multiset insert 10.25 ->
+ * 7.36, set erase 18.52 -> 14.53, Bloom add unchanged (bench/RESULTS.md). */
 
 /* Region order: a large batch of keys alone into a table larger than the
  * L2 (at least GCOL_REGION_MIN_BATCH keys and num_slots /

@@ -31,13 +31,14 @@
  * Bulk tile operations hash each key once: each thread loads its own key of
  * the range (coalesced) and hashes it, then the tile walks its ranks,
  * broadcasting key and hash by shuffle, and probes together. They are the
- * steps the library's own bulk kernels run (detail/map_bulk.cuh). Two
+ * steps the library's own bulk lookups and erases run (detail/map_bulk.cuh;
+ * its inserts take one key per tile of 2 lanes, the per-key form). Two
  * forms: a range per tile (insert(tile, first, last, values), find(tile,
  * first, last, out), ...), and one key per thread (find_each(tile, active,
  * key, &value), insert_each, ...) for fused kernels whose keys are already
  * in registers. In a grid-stride loop that whole warps run, one key per
- * thread is the fastest form measured (H100: insert_each with tiles of 2 as
- * fast as the host API's insert; bench/RESULTS.md). */
+ * thread is the fastest bulk form measured (H100: insert_each with tiles of
+ * 2; for inserts, one key per tile of 2 is faster still; bench/RESULTS.md). */
 #ifndef GCOL_DEVICE_MAP_CUH
 #define GCOL_DEVICE_MAP_CUH
 

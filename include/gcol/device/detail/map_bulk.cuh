@@ -1,8 +1,10 @@
 /* Tile layer, bulk form: every lane of a tile holds its own input, loaded
  * and hashed once; the tile walks its ranks, broadcasting each rank's key,
  * hash (and value) with shuffles, and probes for it together; each lane
- * gets its own result back. The library's bulk kernels (src/map/) and the
- * device API (gcol/device/map.cuh) both run these steps: one probing path. */
+ * gets its own result back. The library's bulk lookups and erases
+ * (src/map/) and the device API (gcol/device/map.cuh) run these steps; the
+ * library's insert kernel runs the per-key step below them (tile_upsert on a
+ * key per tile: upsert_lanes in src/map/map_kernels.cuh). */
 #ifndef GCOL_DEVICE_DETAIL_MAP_BULK_CUH
 #define GCOL_DEVICE_DETAIL_MAP_BULK_CUH
 
@@ -16,7 +18,7 @@ namespace detail {
  * 16-byte chunks. Lookups in buckets of 4 or more chunks take half as many
  * lanes, each reading two chunks, so a warp has twice the keys in flight (H100,
  * 100M i64 pairs, load 0.5: find 23.0 -> 24.9 G/s, contains 22.3 -> 26.1; load
- * 0.8: find 19.3 -> 21.3). The insert family keeps a lane per chunk: with two
+ * 0.8: find 19.3 -> 21.3). The bulk insert steps keep a lane per chunk: with two
  * chunks per lane, insert at load 0.5 went 9.95 -> 9.71 G/s (at 0.8 8.18 ->
  * 8.65), and the i32 maps' 2-chunk buckets lost on every operation. */
 /* Keys-only tables (sets, multisets) take their own counts, at most T:
