@@ -113,13 +113,8 @@ __global__ void __launch_bounds__(BLOCK) floor_kernel(ulonglong2 *table, uint64_
   }
 }
 
-__global__ void fill_keys(uint64_t *k, size_t n) {
-  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-    k[i] = gcol::hash64(i, 0x1234567);
-}
-
-/* Buckets of a gcol map's table without an empty slot (slot_bytes 8: the
- * key is the low word's low key_bytes; 16: the first word). */
+/* Buckets of a gcol map's table without an empty slot: slots of slot_words
+ * 8-byte words whose first word, masked by key_mask, holds the key. */
 __global__ void count_full(const uint64_t *slots, uint32_t num_buckets, int words_per_bucket, int slot_words,
                            uint64_t key_mask, uint64_t empty_key, unsigned long long *full) {
   for (size_t b = (size_t)blockIdx.x * blockDim.x + threadIdx.x; b < num_buckets; b += (size_t)gridDim.x * blockDim.x) {
@@ -131,8 +126,8 @@ __global__ void count_full(const uint64_t *slots, uint32_t num_buckets, int word
 }
 
 /* The share of full buckets in a fixed gcol map of key and value type kt
- * after n unique inserts into 2n slots, as a threshold out of 2^24. */
-static uint32_t full_share(gcol_type_t kt, size_t n, double *share) {
+ * after n unique inserts into 2n slots. */
+static double full_share(gcol_type_t kt, size_t n) {
   size_t kb = gcol_type_size(kt);
   gcol_map_config_t c = gcol_map_config_default(kt, kt);
   c.capacity = 2 * n;
@@ -149,11 +144,10 @@ static uint32_t full_share(gcol_type_t kt, size_t n, double *share) {
   count_full<<<1024, 256>>>(static_cast<const uint64_t *>(v.slots), v.num_buckets, 2 * v.bucket_chunks, slot_words,
                             kb == 4 ? 0xffffffffULL : ~0ULL, v.empty_key, d);
   BENCH_CUDA(cudaMemcpy(&full, d, 8, cudaMemcpyDeviceToHost));
-  *share = (double)full / v.num_buckets;
   BENCH_CUDA(cudaFree(d));
   BENCH_CUDA(cudaFree(keys));
   gcol_map_destroy(m);
-  return (uint32_t)(*share * (1 << 24));
+  return (double)full / v.num_buckets;
 }
 
 typedef struct {
@@ -214,15 +208,12 @@ int main(void) {
   const size_t n = bench_size("GCOL_BENCH_N", 100000000);
   const size_t slots = 2 * n; /* load 0.5 */
   const size_t biggest = (size_t)16 * slots > ((size_t)2 << 30) ? (size_t)16 * slots : ((size_t)2 << 30);
-  double share32 = 0, share64 = 0;
-  const uint32_t p32 = full_share(GCOL_I32, n, &share32), p64 = full_share(GCOL_I64, n, &share64);
-  floor_data_t d = {NULL, NULL, NULL, n};
+  const double share32 = full_share(GCOL_I32, n), share64 = full_share(GCOL_I64, n);
+  const uint32_t p32 = (uint32_t)(share32 * (1 << 24)), p64 = (uint32_t)(share64 * (1 << 24)); /* out of 2^24 */
+  floor_data_t d = {NULL, bench_unique_keys(n, 8, 0), NULL, n};
   BENCH_CUDA(cudaMalloc((void **)&d.table, biggest));
-  BENCH_CUDA(cudaMalloc((void **)&d.keys, n * 8));
   BENCH_CUDA(cudaMalloc(&d.out, n * 8));
   BENCH_CUDA(cudaMemset(d.table, 0xff, biggest));
-  fill_keys<<<1024, 256>>>((uint64_t *)d.keys, n);
-  BENCH_CUDA(cudaDeviceSynchronize());
 
   printf("\nFloors: the home bucket and nothing else, %zu keys (G keys/s; targets scaled by copy/3000). Full "
          "buckets at load 0.5 in a gcol map: i32 pairs %.1f%%, i64 pairs %.1f%%\n",
