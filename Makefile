@@ -177,7 +177,8 @@ $(BUILD)/gcol_nccl_tests: $(DIST_TEST_OBJ) $(BUILD)/libgcol_nccl.a $(BUILD)/libg
 $(BUILD)/examples/dist_wordcount.o $(BUILD)/bench/bench_dist.o: CFLAGS += $(NCCL_INC)
 $(BUILD)/examples/dist_wordcount: $(BUILD)/examples/dist_wordcount.o $(BUILD)/libgcol_nccl.a $(BUILD)/libgcol.a
 	$(CC) $^ $(NCCL_LIBS) $(LDLIBS) -o $@
-$(BUILD)/bench/bench_dist: $(BUILD)/bench/bench_dist.o $(BUILD)/bench/bench_common.o $(BUILD)/libgcol_nccl.a $(BUILD)/libgcol_testing.a
+$(BUILD)/bench/bench_dist: $(BUILD)/bench/bench_dist.o $(BUILD)/bench/bench_common.o $(BUILD)/bench/bench_dist_data.o \
+                          $(BUILD)/libgcol_nccl.a $(BUILD)/libgcol_testing.a
 	$(CC) $^ $(NCCL_LIBS) $(LDLIBS) -o $@
 endif
 

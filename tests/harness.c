@@ -1,6 +1,9 @@
+#define _POSIX_C_SOURCE 200809L /* sigaction */
 #include "harness.h"
+#include <signal.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MAX_TESTS 256
 static struct {
@@ -61,10 +64,47 @@ static int selected(const char *name, const char *filter) {
   }
 }
 
+/* ---- the per-test time limit ---------------------------------------------
+ * GCOL_TEST_TIMEOUT seconds (default 300; 0: none). A test still running then
+ * may be stuck inside CUDA or NCCL, where nothing can be undone, so the alarm
+ * ends the run: it prints the test as FAIL and the closing counts (this test
+ * counted failed), then exits 1. The lines are made before the test starts:
+ * a signal handler may only write them. Child processes a test started get
+ * SIGKILL from the kernel (test_kill_with_parent). */
+static char timeout_lines[1024];
+static size_t timeout_len;
+
+static unsigned test_timeout_s(void) {
+  const char *s = getenv("GCOL_TEST_TIMEOUT");
+  return s && *s ? (unsigned)strtoul(s, NULL, 10) : 300u;
+}
+
+static void on_alarm(int sig) {
+  (void)sig;
+  ssize_t w = write(STDOUT_FILENO, timeout_lines, timeout_len);
+  (void)w;
+  _exit(1);
+}
+
+static void arm_timeout(const char *name, unsigned secs, int passed, int failed, int skipped) {
+  if (!secs) return;
+  int len = snprintf(timeout_lines, sizeof timeout_lines,
+                     "FAIL %s (timed out after %u s: GCOL_TEST_TIMEOUT)\n%d passed, %d failed, %d skipped\n", name,
+                     secs, passed, failed + 1, skipped);
+  timeout_len = len < 0 ? 0 : (size_t)len < sizeof timeout_lines ? (size_t)len : sizeof timeout_lines - 1;
+  fflush(stdout);
+  alarm(secs);
+}
+
 /* Usage: gcol_tests [substring[,substring...]]  runs the tests whose name
  * contains one of them. */
 int main(int argc, char **argv) {
   int passed = 0, failed = 0, skipped = 0;
+  unsigned limit = test_timeout_s();
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_alarm;
+  sigaction(SIGALRM, &sa, NULL);
   qsort(tests, num_tests, sizeof tests[0], by_name);
   printf("gcol tests: seed %llu, %s\n", (unsigned long long)test_seed(),
          test_have_gpu() ? "GPU present" : "no GPU (GPU tests skip)");
@@ -75,7 +115,9 @@ int main(int argc, char **argv) {
   for (int i = 0; i < num_tests; ++i) {
     if (argc > 1 && !selected(tests[i].name, argv[1])) continue;
     clock_t t0 = clock();
+    arm_timeout(tests[i].name, limit, passed, failed, skipped);
     test_result_t r = tests[i].fn();
+    alarm(0);
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     const char *word = r == TEST_PASS ? "PASS" : r == TEST_FAIL ? "FAIL" : "SKIP";
     printf("%-4s %s (%.2fs cpu)\n", word, tests[i].name, secs);

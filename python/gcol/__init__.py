@@ -20,6 +20,7 @@ C library's message (``.message``: the call, the argument and the rule).
 from ._errors import (CudaError, FullError, GcolError, InvalidArgumentError, LibraryNotFoundError,
                       NcclError, NoDeviceError, OutOfMemoryError, ReservedKeyError, Status)
 from ._map import ADD, MAX, MIN, Map, Op
+from ._dist import DistMap  # several GPUs (libgcol_nccl, NCCL loaded on first use)
 from ._multimap import Multimap
 from ._set import Multiset, Set
 from ._sssp import NO_PRED, Graph, shortest_paths, shortest_paths_pred, paths
@@ -50,7 +51,7 @@ def version():
     return (v // 10000, v // 100 % 100, v % 100)
 
 
-__all__ = ["Map", "Multimap", "Graph", "shortest_paths", "shortest_paths_pred", "paths", "NO_PRED", "Op", "ADD", "MIN", "MAX", "Status", "GcolError",
+__all__ = ["Map", "DistMap", "Multimap", "Graph", "shortest_paths", "shortest_paths_pred", "paths", "NO_PRED", "Op", "ADD", "MIN", "MAX", "Status", "GcolError",
            "InvalidArgumentError", "OutOfMemoryError", "NoDeviceError", "CudaError", "FullError",
            "ReservedKeyError", "NcclError", "LibraryNotFoundError", "library_path", "version", "__version__",
            "unique", "groupby_reduce", "isin", "join"]

@@ -100,17 +100,33 @@ static void prepare_batch(dist_call_t *c) {
                                       c->send_keys, c->send_values, c->position, c->s));
 }
 
+/* The map's device words (counts, votes, fingerprints), made once by create:
+ * a later call then takes part in every collective step without allocating,
+ * whatever its allocator does. From the config's allocator, or cudaMalloc
+ * where that refuses (a few KB); a rank that gets neither cannot take part
+ * in create's first step. */
+static void open_words(dist_call_t *c) {
+  gcol_dist_map_t *m = c->m;
+  m->words_bytes = sizeof(uint64_t) * words_count(m->nranks);
+  if (gcol_device_try_alloc(&m->cfg.allocator, (void **)&m->d_words, m->words_bytes, c->s)) return;
+  m->words_from_cuda = 1;
+  if (cudaMalloc((void **)&m->d_words, m->words_bytes) != cudaSuccess) {
+    m->d_words = NULL;
+    (void)cudaGetLastError();
+    fail(c, gcol_fail(GCOL_ERROR_OUT_OF_MEMORY, "no device memory for the map's %zu bytes of counts and votes",
+                      m->words_bytes));
+  }
+}
+
 void dist_step_prepare(dist_call_t *c) {
   gcol_dist_map_t *m = c->m;
   use_device(c);
-  if (c->kind == DIST_CREATE) open_rank(c);
+  if (c->kind == DIST_CREATE) open_rank(c), open_words(c);
+  c->d_counts = m->d_words;
   c->plan = malloc(sizeof(uint64_t) * 6 * ((size_t)m->nranks + 1));
   if (!c->plan) fail(c, gcol_fail(GCOL_ERROR_OUT_OF_MEMORY, "no host memory for the round plan"));
-  size_t wb = sizeof(uint64_t) * words_count(m->nranks);
-  gcol_status_t st = gcol_device_alloc(&m->cfg.allocator, (void **)&c->d_counts, wb, c->s);
-  if (st != GCOL_SUCCESS) {
-    fail(c, st);
-    c->nccl_broken = 1; /* nothing to talk with: a few bytes of memory are missing */
+  if (!c->d_counts) {
+    c->nccl_broken = 1; /* create found no memory for them: nothing to talk with */
     return;
   }
   if (c->kind == DIST_CREATE) {
@@ -282,7 +298,9 @@ void dist_step_forward(dist_call_t *c, size_t k) {
   /* slot k % 2 was read by round k-2's shard operation */
   if (k >= 2) cuda_ok(c, cudaStreamWaitEvent(comm_stream(c), m->ev_op[k % 2], 0));
   move_round(c, k, c->send_keys, c->slot_keys[k % 2], m->key_bytes, 0);
-  if (c->send_values) move_round(c, k, c->send_values, c->slot_values[k % 2], m->value_bytes, 0);
+  /* by the kind, not by send_values: a rank with an empty batch has none to
+   * send but still receives its peers' values */
+  if (sent_value_bytes(c)) move_round(c, k, c->send_values, c->slot_values[k % 2], m->value_bytes, 0);
 }
 
 void dist_step_forwarded(dist_call_t *c, size_t k) {
@@ -311,7 +329,7 @@ static void shard_op(dist_call_t *c, const void *keys, const void *values, size_
 void dist_step_apply_self(dist_call_t *c) {
   if (c->skip || !dist_kind_keyed(c->kind) || c->self == 0) return;
   use_device(c);
-  size_t at = (size_t)c->plan[c->m->rank], vb = c->send_values ? c->m->value_bytes : 0;
+  size_t at = (size_t)c->plan[c->m->rank], vb = sent_value_bytes(c);
   shard_op(c, (char *)c->send_keys + at * c->m->key_bytes, vb ? (char *)c->send_values + at * vb : NULL, c->self,
            dist_kind_answers(c->kind) ? (char *)c->back + at * answer_bytes(c) : NULL);
 }
@@ -369,8 +387,8 @@ void dist_step_release(dist_call_t *c) {
   const gcol_allocator_t *a = &m->cfg.allocator;
   gcol_device_free(a, c->slots, c->slots_bytes, c->s);
   gcol_device_free(a, c->block, c->block_bytes, c->s);
-  gcol_device_free(a, c->d_counts, sizeof(uint64_t) * words_count(m->nranks), c->s);
-  c->slots = c->block = c->d_counts = NULL;
+  c->slots = c->block = NULL;
+  c->d_counts = NULL; /* the map's: freed with it */
   free(c->plan);
   c->plan = NULL;
 }

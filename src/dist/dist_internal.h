@@ -19,6 +19,9 @@ struct gcol_dist_map {
   cudaStream_t comm_stream;   /* every NCCL call of this rank's shard */
   cudaEvent_t ev_fwd[2], ev_op[2], ev_sync; /* the round pipeline (dist_call.c) */
   uint64_t *h_words;          /* pinned: send counts, receive counts (nranks each), 2 vote words */
+  uint64_t *d_words;          /* device: counts, cursor, votes, fingerprints (dist_call.c) */
+  size_t words_bytes;
+  int words_from_cuda;        /* d_words came from cudaMalloc (the allocator refused) */
 };
 
 typedef enum {
@@ -59,7 +62,7 @@ typedef struct {
   /* device buffers of a keyed call (one allocation, freed at the end) */
   void *block;
   size_t block_bytes;
-  uint64_t *d_counts;      /* send counts, receive counts, cursor, severity / size words */
+  uint64_t *d_counts;      /* the map's d_words: send counts, receive counts, cursor, severity / size words */
   void *send_keys, *send_values, *back; /* the batch grouped by owner; answers back */
   uint32_t *position;      /* find/contains: where each batch key went in the grouping */
   void *slot_keys[2], *slot_values[2], *slot_out[2]; /* receive slots, answers */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/args.h"
+#include "core/device_alloc.h"
 #include "core/common.h"
 #include "dist/dist_internal.h"
 #include "dist/dist_kernels.h"
@@ -93,6 +94,8 @@ void gcol_dist_map_destroy(gcol_dist_map_t *m) {
   for (size_t i = 0; i < sizeof ev / sizeof ev[0]; ++i)
     if (ev[i]) (void)cudaEventDestroy(ev[i]);
   if (m->h_words) (void)cudaFreeHost(m->h_words);
+  if (m->d_words && m->words_from_cuda) (void)cudaFree(m->d_words);
+  else if (m->d_words) (void)gcol_device_free(&m->cfg.allocator, m->d_words, m->words_bytes, NULL);
   free(m);
   if (caller >= 0) (void)cudaSetDevice(caller);
 }

@@ -20,6 +20,13 @@ int dc_device_count(void) {
   return test_have_gpu() && cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
 }
 
+int dc_test_gpus(void) {
+  int n = dc_device_count();
+  const char *s = getenv("GCOL_TEST_GPUS");
+  if (s && *s && atoi(s) < n) n = atoi(s);
+  return n > DC_MAX_LOCAL ? DC_MAX_LOCAL : n;
+}
+
 static test_result_t make_streams(dc_cluster_t *c) {
   for (int i = 0; i < c->nlocal; ++i) {
     CHECK_CUDA(cudaSetDevice(c->dev[i]));

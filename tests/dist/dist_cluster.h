@@ -25,6 +25,9 @@ typedef struct {
 void dc_nccl_env(void);
 /* Number of CUDA devices, 0 when none is usable. */
 int dc_device_count(void);
+/* GPUs the several-GPU tests use: every visible one (at most DC_MAX_LOCAL),
+ * or fewer where GCOL_TEST_GPUS says so (a 4-GPU host runs them on 2 too). */
+int dc_test_gpus(void);
 
 /* One process, ndev ranks on devices 0..ndev-1 (ncclCommInitAll). */
 test_result_t dc_init_all(dc_cluster_t *c, int ndev);

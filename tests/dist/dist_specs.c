@@ -26,16 +26,38 @@ ds_spec_t dspec_one_rank(gcol_type_t kt, gcol_type_t vt, gcol_op_t op, size_t n)
   return s;
 }
 
-ds_spec_t dspec_two_ranks(gcol_type_t kt, gcol_type_t vt, gcol_op_t op, size_t n) {
+/* Rank 0's batch and the others' of each step, in 30ths of n; rank r > 0
+ * takes (r % 3 + 1) / 2 of the others' share, so that with 4 ranks the
+ * batches are n, b, 1.5 b and b / 2. */
+ds_spec_t dspec_ranks(int nranks, gcol_type_t kt, gcol_type_t vt, gcol_op_t op, size_t n) {
+  static const struct {
+    ds_kind_t kind;
+    size_t first, others;
+  } t[] = {{DS_INSERT, 30, 7}, {DS_INSERT, 0, 6}, {DS_ASSIGN, 5, 2},
+           {DS_APPLY, 4, 4},   {DS_ERASE, 3, 0},  {DS_INSERT, 1, 2}};
   ds_spec_t s = base(kt, vt, op);
   s.pool = n * 2 / 3 + 1, s.absent = n / 15;
-  s.capacity = s.pool; /* a shard holds about half the pool */
-  step(&s, DS_INSERT, n, n * 7 / 30);
-  step(&s, DS_INSERT, 0, n / 5);
-  step(&s, DS_ASSIGN, n / 6, n / 15);
-  step(&s, DS_APPLY, n * 2 / 15, n * 2 / 15);
-  step(&s, DS_ERASE, n / 10, 0);
-  step(&s, DS_INSERT, n / 30, n / 15);
+  s.capacity = s.pool; /* a shard holds about pool / nranks */
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; ++i) {
+    ds_step_t *st = &s.steps[s.nsteps++];
+    st->kind = t[i].kind;
+    st->n[0] = n * t[i].first / 30;
+    for (int r = 1; r < nranks && r < DS_MAX_RANKS; ++r) st->n[r] = n * t[i].others * (size_t)(r % 3 + 1) / 60;
+  }
+  return s;
+}
+
+ds_spec_t dspec_skewed(int nranks, size_t n) {
+  ds_spec_t s = base(GCOL_U64, GCOL_I64, GCOL_OP_ADD);
+  s.pool = n, s.absent = 1000, s.capacity = 2 * n;
+  size_t few[3] = {n / 1000 + 1, 0, n / 500 + 1};
+  ds_kind_t kind[3] = {DS_INSERT, DS_APPLY, DS_INSERT};
+  for (int i = 0; i < 3; ++i) {
+    ds_step_t *st = &s.steps[s.nsteps++];
+    st->kind = kind[i];
+    st->n[0] = i == 2 ? 0 : n; /* the last step: rank 0 empty, the others few */
+    for (int r = 1; r < nranks && r < DS_MAX_RANKS; ++r) st->n[r] = few[i];
+  }
   return s;
 }
 

@@ -17,6 +17,8 @@ if not INSTALLED:
 
 import gcol  # noqa: E402
 
+pytest_plugins = ["timeout_plugin"]  # GCOL_TEST_TIMEOUT, as in the C suites
+
 
 def _have_gpu():
     try:
