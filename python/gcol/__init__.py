@@ -23,7 +23,7 @@ from ._map import ADD, MAX, MIN, Map, Op
 from ._multimap import Multimap
 from ._set import Multiset, Set
 from ._sssp import NO_PRED, Graph, shortest_paths, shortest_paths_pred, paths
-from ._sketch import BloomFilter, HyperLogLog, approx_distinct  # noqa: F401 (issue 24)
+from ._sketch import BloomFilter, HyperLogLog, approx_distinct
 from ._version import __version__
 
 # ---- functions over device arrays (issue 26) ----------------------------------
@@ -54,5 +54,6 @@ __all__ = ["Map", "Multimap", "Graph", "shortest_paths", "shortest_paths_pred", 
            "InvalidArgumentError", "OutOfMemoryError", "NoDeviceError", "CudaError", "FullError",
            "ReservedKeyError", "NcclError", "LibraryNotFoundError", "library_path", "version", "__version__",
            "unique", "groupby_reduce", "isin", "join"]
+__all__ += ["Set", "Multiset", "BloomFilter", "HyperLogLog", "approx_distinct"]  # issue 39: were missing
 __all__ += ["StringMap", "dictionary_encode", "value_counts", "strings_from_arrow", "strings_from_list",
             "strings_to_arrow", "strings_to_list"]
