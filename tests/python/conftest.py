@@ -31,6 +31,10 @@ else:
                                HealthCheck.data_too_large])
     settings.register_profile("gcol-random", settings.get_profile("gcol"), derandomize=False)  # new examples per run
     settings.load_profile(os.environ.get("GCOL_HYPOTHESIS_PROFILE", "gcol"))
+    import tempfile
+    from hypothesis import configuration  # its caches go to the temp directory, not .hypothesis/ in the tree
+    getattr(configuration, "set_hypothesis_home_dir", lambda d: None)(os.path.join(tempfile.gettempdir(),
+                                                                                  "gcol-hypothesis"))
 
 
 def _have_gpu():
