@@ -78,9 +78,8 @@ def values(dtype, n):
         special = st.sampled_from([0.0, -0.0, tiny, -tiny, np.inf, -np.inf, np.nan])
         one = st.one_of(special, st.floats(-1e6, 1e6, width=width(dtype)))
     else:
-        info = np.iinfo(dtype)
-        one = st.one_of(st.sampled_from([int(info.min), int(info.max), 0, 1]), st.integers(int(info.min), int(info.max)),
-                        st.integers(max(int(info.min), -1000), 1000))
+        lo, hi = int(np.iinfo(dtype).min), int(np.iinfo(dtype).max)
+        one = st.one_of(st.sampled_from([lo, hi, 0, 1]), st.integers(lo, hi), st.integers(max(lo, -1000), 1000))
     return st.lists(one, min_size=n, max_size=n).map(lambda v: np.array(v, dtype=dtype))
 
 
