@@ -39,7 +39,7 @@ part() {
 # pytest, its counts (from its JUnit XML) printed as a plain summary line
 python_tests() {
   if ! python3 -c "import pytest" 2>/dev/null; then
-    echo "pytest is not installed: python3 -m pip install pytest numpy (.ci/run does this)"
+    echo "pytest is not installed: python3 -m pip install pytest numpy hypothesis (.ci/run does this)"
     return 1
   fi
   local rc=0

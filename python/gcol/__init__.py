@@ -24,7 +24,7 @@ from ._dist import DistMap  # several GPUs (libgcol_nccl, NCCL loaded on first u
 from ._multimap import Multimap
 from ._set import Multiset, Set
 from ._sssp import NO_PRED, Graph, shortest_paths, shortest_paths_pred, paths
-from ._sketch import BloomFilter, HyperLogLog, approx_distinct  # noqa: F401 (issue 24)
+from ._sketch import BloomFilter, HyperLogLog, approx_distinct
 from ._version import __version__
 
 # ---- functions over device arrays (issue 26) ----------------------------------
@@ -55,5 +55,6 @@ __all__ = ["Map", "DistMap", "Multimap", "Graph", "shortest_paths", "shortest_pa
            "InvalidArgumentError", "OutOfMemoryError", "NoDeviceError", "CudaError", "FullError",
            "ReservedKeyError", "NcclError", "LibraryNotFoundError", "library_path", "version", "__version__",
            "unique", "groupby_reduce", "isin", "join"]
+__all__ += ["Set", "Multiset", "BloomFilter", "HyperLogLog", "approx_distinct"]  # issue 39: were missing
 __all__ += ["StringMap", "dictionary_encode", "value_counts", "strings_from_arrow", "strings_from_list",
             "strings_to_arrow", "strings_to_list"]

@@ -30,9 +30,11 @@ def groupby_reduce(keys: Any, values: Union[Any, Sequence[Any]], op: Union[str, 
     sums wrap, as with ``index_add_``; pass int64 for 64-bit sums); count is
     int64; mean is float64 for integer columns and the column's dtype for
     floats. Floats: sum and mean take NaN along (NaN result); min and max
-    skip NaN values (NaN only where a group has nothing else). Float keys:
-    -0.0 and 0.0 are one key and all NaN keys are one group (unlike pandas'
-    default dropna=True, which drops them). Empty inputs give empty results.
+    skip NaN values (NaN only where a group has nothing else). Float keys,
+    compared as bits: -0.0 and 0.0 are one key (+0.0 in group_keys), all NaN
+    keys are one group (the quiet NaN in group_keys; pandas' default
+    dropna=True drops them), every other bit pattern, subnormals included,
+    is its own key. Empty inputs give empty results.
 
     Stream: the current stream of keys' library; the call waits for it (the
     number of groups sizes the results).
@@ -60,6 +62,9 @@ def groupby_reduce(keys: Any, values: Union[Any, Sequence[Any]], op: Union[str, 
         if a.backend.name != be.name:
             raise InvalidArgumentError("%s is a %s array but keys a %s one: pass arrays of one library"
                                        % (what, a.backend.name, be.name))
+        if a.backend.device != be.device:
+            raise InvalidArgumentError("%s is on device %s but keys on %s: pass arrays of one device"
+                                       % (what, a.backend.device, be.device))
         if v.dtype not in VALUE_DTYPES:
             raise InvalidArgumentError("%s: values must be int32, uint32, int64, uint64, float32 or float64, "
                                        "not %s" % (what, v.dtype))

@@ -13,8 +13,9 @@ def isin(x: Any, test_values: Any) -> Any:
     ``__cuda_array_interface__`` or DLPack) of one library and one dtype:
     int32, uint32, int64, uint64, float32 or float64; any shapes (read as
     flat). test_values goes into a hash set (2 slots per element), then every
-    element of x is looked up. Float keys: -0.0 equals 0.0, and NaN is in
-    test_values when any NaN is (``torch.isin`` finds no NaN).
+    element of x is looked up. Float keys, compared as bits: -0.0 equals 0.0,
+    any NaN is in test_values when any NaN is (``torch.isin`` finds no NaN),
+    and every other value, subnormals included, only equals itself.
 
     Stream: the current stream of x's library; the call waits for it once,
     after test_values is stored (the result itself is not waited for).

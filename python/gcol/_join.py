@@ -23,8 +23,9 @@ def join(left_keys: Any, right_keys: Any, how: str = "inner") -> Tuple[Any, Any]
     pandas ``merge`` semantics: a key on a left rows and b right rows gives
     a * b pairs; the pairs come in left row order, and within a left row in
     right row order (``pd.merge(..., how=how)`` with each frame's index as a
-    column lists the same pairs in this order). Float keys: -0.0 equals 0.0
-    and NaN keys match each other (as pandas does).
+    column lists the same pairs in this order). Float keys, compared as
+    bits: -0.0 equals 0.0, NaN keys match each other (as pandas does), and
+    every other value, subnormals included, matches only itself.
 
     Stream: the current stream of left_keys' library; the call waits for it
     (the number of pairs sizes the result).

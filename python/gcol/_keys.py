@@ -2,8 +2,11 @@
 
 The map compares keys as bits and takes 32- or 64-bit integers, so every key
 dtype is seen as the signed integer of its width: unsigned keys as their bits,
-float keys as the bits of a canonical copy in which -0.0 is 0.0 and every NaN
-is one NaN (the NaN rule: NaN keys form one group and match each other).
+float keys as their bits with -0.0 made 0.0 and every NaN made the one quiet
+NaN (the key rule: -0.0 and 0.0 are one key, every NaN is one key, every
+other bit pattern, subnormals included, is its own key). That is done on the
+bits with integer operations (Backend.canonical_float_bits), never with float
+arithmetic, which the array libraries' kernels flush to zero.
 
 Two bit patterns are the map's sentinels (empty and erased slot); a key equal
 to one is skipped by the C library and reported (RESERVED_KEY). gcol's
@@ -43,6 +46,9 @@ class Keys:
             if a.backend.name != self.backend.name:
                 raise InvalidArgumentError("%s is a %s array but %s a %s one: pass arrays of one library"
                                            % (what, a.backend.name, inputs[0][1], self.backend.name))
+            if a.backend.device != self.backend.device:  # the map lives on one GPU
+                raise InvalidArgumentError("%s is on device %s but %s on %s: pass arrays of one device"
+                                           % (what, a.backend.device, inputs[0][1], self.backend.device))
             if v.dtype != self.dtype:
                 raise InvalidArgumentError("%s is %s but %s is %s: key arrays must have one dtype"
                                            % (what, v.dtype, inputs[0][1], self.dtype))
@@ -56,10 +62,11 @@ class Keys:
         be = self.backend
         self.flat = []
         for a, _ in adopted:
-            arr = be.reshape(a.array, (-1,))
+            bits = be.bits(be.reshape(a.array, (-1,)), self.kdtype)
             if self.dtype.startswith("float"):
-                arr = be.canonical_floats(arr)
-            self.flat.append(be.bits(arr, self.kdtype))
+                # canonical NaNs lie below the default sentinels (NaN patterns 0x7f..ff, 0x7f..fe): never a retry
+                bits = be.canonical_float_bits(bits, self.width)
+            self.flat.append(bits)
         top = 2 ** (self.width - 1) - 1
         self.sentinels = (top, top - 1)
 

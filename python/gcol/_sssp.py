@@ -16,6 +16,12 @@ def _ids(obj, what):
     return v
 
 
+def _graph(graph):
+    if not isinstance(graph, Graph):
+        raise InvalidArgumentError("graph must be a gcol.Graph, not %s" % type(graph).__name__)
+    return graph
+
+
 class Graph(Handle):
     """A directed graph with float32 weights >= 0 on the GPU: build it with
     Graph.csr or Graph.grid. Its arrays are copied; creation waits for the
@@ -71,6 +77,7 @@ def shortest_paths(graph, sources, targets=None, out=None, stream=None):
     (len(sources), len(targets)), targets None meaning every vertex in id
     order; INFINITY where unreachable, NaN in the row (column) of an invalid
     source (target) id. Asynchronous, on the sources' library's current stream."""
+    _graph(graph)
     src = _ids(sources, "sources")
     tgt = _ids(targets, "targets") if targets is not None else None
     nt = tgt.n if tgt is not None else graph.num_vertices
@@ -96,6 +103,7 @@ def shortest_paths_pred(graph, sources, targets=None, out=None, pred_out=None, s
     settle order, that reached the final distance, so following pred from any
     vertex reaches the source. With targets None both tables are
     len(sources) x num_vertices (4 bytes a cell each)."""
+    _graph(graph)
     src = _ids(sources, "sources")
     tgt = _ids(targets, "targets") if targets is not None else None
     nt = tgt.n if tgt is not None else graph.num_vertices
@@ -118,17 +126,19 @@ def paths(graph, sources, targets, stream=None):
     """The shortest paths from sources[k] to targets[k] as vertex lists:
     (offsets, vertices, dist) with pair k's path vertices[offsets[k]:offsets[k+1]]
     (source first, target last; empty where there is none: unreachable, or an
-    invalid id), offsets int64 of len(sources) + 1, vertices in the sources'
-    dtype, dist float32 per pair (INFINITY unreachable, NaN invalid id).
+    invalid id), offsets int64 of len(sources) + 1 (``[0]`` for no pairs),
+    vertices in the sources' dtype, dist float32 per pair (INFINITY unreachable, NaN invalid id).
     One search per distinct source. Waits for the stream once: the searches
     run twice, first to size the vertex array, then to fill it."""
+    _graph(graph)
     src = _ids(sources, "sources")
     tgt = _ids(targets, "targets")
     if tgt.n != src.n:
         raise InvalidArgumentError("sources has %d ids and targets %d; pairs need as many" % (src.n, tgt.n))
     offsets = src.lib.empty((src.n + 1,), "int64", src)
     dist = src.lib.empty((src.n,), "float32", src)
-    if src.n == 0:
+    if src.n == 0:  # no pairs: no C call writes the offsets, so [0] is written here (issue 39)
+        offsets[0] = 0
         return offsets, src.lib.empty((0,), src.dtype, src), dist
     off = typed(offsets, "int64", "offsets")
     d = typed(dist, "float32", "dist")

@@ -2,7 +2,7 @@
 
 Strings are Arrow-style columns on the device: ``offsets`` (int32 or int64,
 n + 1 entries; string i is ``chars[offsets[i]:offsets[i + 1]]``) and
-``chars`` (uint8 or int8). Helpers convert from and to a host
+``chars`` (uint8 or int8). Helpers (in _arrow) convert from and to a host
 ``pyarrow.StringArray`` / ``LargeStringArray`` and a list of ``str``.
 
 Self-contained: the config and column structs and the C signatures are
@@ -11,6 +11,7 @@ import ctypes
 from ctypes import POINTER, c_double, c_int, c_size_t, c_uint32, c_uint64, c_void_p
 
 from . import _arrays, _dtypes, _lib
+from ._arrow import strings_from_arrow, strings_from_list, strings_to_arrow, strings_to_list  # noqa: F401
 from ._errors import InvalidArgumentError
 from ._handle import Handle, non_negative, raise_unless_latched
 from ._map import ADD, Op
@@ -248,8 +249,10 @@ def value_counts(offsets, chars, stream=None):
     first-seen order) with its number of rows (int64), as
     ``pyarrow.compute.value_counts``."""
     v = _arrays.view(offsets)
-    n = v.n - 1
-    ones = _ones(v, n)
+    if v.dtype not in _OFFSET_TYPES or v.n < 1:  # before the ones are made for n rows
+        raise InvalidArgumentError("offsets must be int32 or int64 with n + 1 >= 1 entries, not %d %s"
+                                   % (v.n, v.dtype))
+    ones = _ones(v, v.n - 1)
     with StringMap("int64", stream=stream) as m:
         m.insert_or_apply(offsets, chars, ones, ADD, stream=stream)
         return m.retrieve_all(v.dtype if v.dtype in _OFFSET_TYPES else "int64", stream=stream)
@@ -261,65 +264,6 @@ def _ones(v, n):
         import torch
         return torch.ones(n, dtype=torch.int64, device=v.obj.device)
     import cupy
-    return cupy.ones(n, dtype=cupy.int64)
-
-
-# ---- host conversions -----------------------------------------------------------
-def strings_from_arrow(array, like="cupy"):
-    """(offsets, chars) on the device from a host pyarrow StringArray
-    (int32 offsets), LargeStringArray (int64), Binary arrays or a ChunkedArray
-    of them; like: 'cupy' or 'torch'. Nulls are refused."""
-    import numpy as np
-    import pyarrow as pa
-    if isinstance(array, pa.ChunkedArray):
-        array = array.combine_chunks()
-    if array.null_count:
-        raise InvalidArgumentError("the array has %d nulls; fill or drop them first" % array.null_count)
-    large = pa.types.is_large_string(array.type) or pa.types.is_large_binary(array.type)
-    if not (large or pa.types.is_string(array.type) or pa.types.is_binary(array.type)):
-        raise InvalidArgumentError("a string or binary array is needed, not %s" % array.type)
-    bufs = array.buffers()
-    odt = np.int64 if large else np.int32
-    off = np.frombuffer(bufs[1], dtype=odt)[array.offset:array.offset + len(array) + 1]
-    chars = np.frombuffer(bufs[2], dtype=np.uint8) if bufs[2] is not None else np.zeros(0, np.uint8)
-    return _to_device(off, like), _to_device(chars, like)
-
-
-def strings_from_list(strs, like="cupy", large=False):
-    """(offsets, chars) on the device from a list of str (UTF-8) or bytes."""
-    import numpy as np
-    enc = [s.encode() if isinstance(s, str) else bytes(s) for s in strs]
-    off = np.zeros(len(enc) + 1, dtype=np.int64 if large else np.int32)
-    np.cumsum([len(e) for e in enc], out=off[1:])
-    chars = np.frombuffer(b"".join(enc), dtype=np.uint8)
-    return _to_device(off, like), _to_device(chars, like)
-
-
-def strings_to_arrow(offsets, chars):
-    """A host pyarrow StringArray (int32 offsets) or LargeStringArray (int64)."""
-    import pyarrow as pa
-    off, ch = _to_host(offsets), _to_host(chars)
-    off = off - off[0]
-    typ = pa.large_string() if off.dtype.itemsize == 8 else pa.string()
-    return pa.Array.from_buffers(typ, len(off) - 1, [None, pa.py_buffer(off.tobytes()), pa.py_buffer(ch.tobytes())])
-
-
-def strings_to_list(offsets, chars):
-    """A list of str (UTF-8, errors replaced)."""
-    off, ch = _to_host(offsets), _to_host(chars).tobytes()
-    return [ch[off[i]:off[i + 1]].decode("utf-8", "replace") for i in range(len(off) - 1)]
-
-
-def _to_device(a, like):
-    if like == "torch":
-        import torch
-        return torch.from_numpy(a.copy()).cuda()
-    import cupy
-    return cupy.asarray(a)
-
-
-def _to_host(a):
-    if hasattr(a, "cpu"):
-        return a.cpu().numpy()
-    import cupy
-    return cupy.asnumpy(a)
+    device = getattr(getattr(v.obj, "device", None), "id", None)  # the offsets' GPU, not the current one
+    with cupy.cuda.Device(device):
+        return cupy.ones(n, dtype=cupy.int64)

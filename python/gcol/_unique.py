@@ -20,9 +20,12 @@ def unique(x: Any, return_inverse: bool = False, return_counts: bool = False, so
                so a drop-in for ``torch.unique``'s default);
       inverse  int64, x's shape: ``values[inverse] == x``;
       counts   int64, like values: occurrences of each.
-    Float keys: -0.0 and 0.0 are one value, and every NaN is one value (NaN
-    once in values; ``torch.unique`` keeps each NaN apart, pandas' ``unique``
-    as here). An empty x gives empty results.
+    Float keys, compared as bits: -0.0 and 0.0 are one value (+0.0 in
+    values), every NaN is one value (the quiet NaN, bits 0x7fc00000 or
+    0x7ff8000000000000, in values), and every other bit pattern, subnormals
+    included, is its own value. ``numpy.unique`` (``equal_nan=True``) groups
+    the same, but returns whichever zero and NaN sort first; ``torch.unique``
+    keeps each NaN apart. An empty x gives empty results.
 
     Stream: the current stream of x's library (``torch.cuda.current_stream()``,
     ``cupy.cuda.get_current_stream()``); the call waits for it (the number of

@@ -10,6 +10,11 @@ import sys
 from . import _arrays
 from ._errors import InvalidArgumentError
 
+# Float keys as bits, per width: (all but the sign bit, +inf, the quiet NaN
+# that stands for every NaN: NumPy's float32(nan) / nan).
+FLOAT_BITS = {32: (0x7FFFFFFF, 0x7F800000, 0x7FC00000),
+              64: (0x7FFFFFFFFFFFFFFF, 0x7FF0000000000000, 0x7FF8000000000000)}
+
 
 class Backend:
     """What PyTorch and CuPy spell alike."""
@@ -41,6 +46,16 @@ class Backend:
 
     def equal(self, a, value):
         return a == value
+
+    def canonical_float_bits(self, bits, width):
+        """The bits of float keys (an int32/int64 view) with -0.0 as 0.0 and
+        every NaN as the one quiet NaN; every other pattern, subnormals
+        included, is kept. Integer operations only: float kernels of the
+        array libraries flush subnormals to zero (a + 0.0 made 1e-45 and
+        0.0 one key, issue 39)."""
+        magnitude, inf, nan = FLOAT_BITS[width]
+        mag = bits & magnitude
+        return self.where(mag > inf, nan, self.where(mag == 0, 0, bits))
 
 
 class Torch(Backend):
@@ -81,10 +96,9 @@ class Torch(Backend):
     def bits(self, a, dtype):
         return a.view(self.dt(dtype))
 
-    def canonical_floats(self, a):
-        """A copy with -0.0 as 0.0 and every NaN as the one quiet NaN."""
-        a = a + 0.0
-        return a.masked_fill_(self.m.isnan(a), float("nan"))
+    def where(self, mask, value, a):
+        """A copy of a with value where mask is set."""
+        return a.masked_fill(mask, value)
 
     def min_max(self, a):
         lo, hi = self.m.aminmax(a)
@@ -137,10 +151,8 @@ class Cupy(Backend):
     def bits(self, a, dtype):
         return a.view(dtype)
 
-    def canonical_floats(self, a):
-        a = a + a.dtype.type(0)
-        a[self.m.isnan(a)] = self.m.nan
-        return a
+    def where(self, mask, value, a):
+        return self.m.where(mask, a.dtype.type(value), a)
 
     def min_max(self, a):
         return self.m.stack((a.min(), a.max())).tolist()

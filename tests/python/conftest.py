@@ -2,7 +2,9 @@
 the build (GCOL_LIBRARY, default build/libgcol.so), or with
 GCOL_TEST_INSTALLED=1 the gcol that Python imports (a `pip install .`, with
 the library inside it); GPU fixtures that skip without a CUDA device or
-without the array library."""
+without the array library; the hypothesis profile of the property tests
+(GCOL_HYPOTHESIS_PROFILE: "gcol", derandomized, or "gcol-random";
+GCOL_HYPOTHESIS_EXAMPLES: examples per test, default 40)."""
 import os
 import pathlib
 import sys
@@ -18,6 +20,23 @@ if not INSTALLED:
 import gcol  # noqa: E402
 
 pytest_plugins = ["timeout_plugin"]  # GCOL_TEST_TIMEOUT, as in the C suites
+
+try:  # the property tests' profile: a fixed seed, and as many examples as GCOL_HYPOTHESIS_EXAMPLES asks
+    from hypothesis import HealthCheck, settings
+except ImportError:
+    pass
+else:
+    settings.register_profile(
+        "gcol", derandomize=True, database=None, deadline=None,
+        max_examples=int(os.environ.get("GCOL_HYPOTHESIS_EXAMPLES", "40")),
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                               HealthCheck.data_too_large])
+    settings.register_profile("gcol-random", settings.get_profile("gcol"), derandomize=False)  # new examples per run
+    settings.load_profile(os.environ.get("GCOL_HYPOTHESIS_PROFILE", "gcol"))
+    import tempfile
+    from hypothesis import configuration  # its caches go to the temp directory, not .hypothesis/ in the tree
+    getattr(configuration, "set_hypothesis_home_dir", lambda d: None)(os.path.join(tempfile.gettempdir(),
+                                                                                  "gcol-hypothesis"))
 
 
 def _have_gpu():

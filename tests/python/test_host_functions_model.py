@@ -3,160 +3,20 @@ views, the NaN rule, sentinel and size retries, ordering, joins' pandas
 order) run with NumPy standing in for the array library and a dict standing
 in for the C map. The GPU tests check the same against PyTorch, CuPy and
 pandas on the device."""
-import random
-
 import pytest
 
 np = pytest.importorskip("numpy")
 
 import gcol  # noqa: E402
-from gcol import _groupby, _join, _keys, _xp  # noqa: E402
-
-
-class NumpyBackend(_xp.Cupy):
-    """gcol's CuPy backend with NumPy in its place, and no device or stream."""
-
-    name = "numpy"
-
-    def __init__(self):
-        super().__init__(None, np)
-
-    def context(self):
-        import contextlib
-        return contextlib.nullcontext()
-
-    def stream(self):
-        return 0
-
-
-class FakeView:
-    def __init__(self, a):
-        self.dtype, self.n, self.shape = a.dtype.name, a.size, a.shape
-
-
-def fake_adopt(obj, what):
-    if not isinstance(obj, np.ndarray):
-        raise gcol.InvalidArgumentError("%s: not an array" % what)
-    return _xp.Adopted(obj, NumpyBackend(), None), FakeView(obj)
-
-
-CREATED = []  # (kind, capacity) of every fake map or set made
-
-
-class FakeMap:
-    """gcol.Map's contract on the host: fixed capacity, sentinels latch
-    RESERVED_KEY, a full map latches FULL, latched errors raise from
-    retrieve_all and status."""
-
-    def __init__(self, key_dtype, value_dtype, capacity, empty_key=None, erased_key=None, stream=None,
-                 allocator=None):
-        self.kd, self.vd, self.capacity = key_dtype, value_dtype, capacity
-        self.sentinels = {empty_key, erased_key}
-        self.d, self.latched = {}, set()
-        CREATED.append(("map", capacity))
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        pass
-
-    def _put(self, k, v, combine):
-        if k in self.sentinels:
-            self.latched.add(gcol.ReservedKeyError)
-        elif k in self.d:
-            self.d[k] = combine(self.d[k], v)
-        elif len(self.d) >= self.capacity:
-            self.latched.add(gcol.FullError)
-        else:
-            self.d[k] = v
-
-    def insert(self, keys, values, stream=None):
-        for k, v in zip(keys.tolist(), values.tolist()):
-            self._put(k, v, lambda old, new: old)
-
-    def insert_or_assign(self, keys, values, stream=None):
-        for k, v in zip(keys.tolist(), values.tolist()):
-            self._put(k, v, lambda old, new: new)
-
-    def insert_or_apply(self, keys, values, op, stream=None):
-        fn = {gcol.ADD: lambda a, b: a + b, gcol.MIN: lambda a, b: b if b < a or a != a else a,
-              gcol.MAX: lambda a, b: b if b > a or a != a else a}[op]
-        if values is None:  # counting, as the C map does: every key adds one
-            assert op == gcol.ADD
-            values = np.ones(len(keys), dtype=self.vd)
-        for k, v in zip(keys.tolist(), values.tolist()):
-            self._put(k, v, fn)
-
-    def _raise_latched(self):
-        for cls in (gcol.FullError, gcol.ReservedKeyError):
-            if cls in self.latched:
-                self.latched.clear()
-                raise cls("latched")
-
-    def retrieve_all(self, stream=None):
-        items = list(self.d.items())
-        random.shuffle(items)
-        keys = np.array([k for k, _ in items], dtype=self.kd)
-        values = np.array([v for _, v in items], dtype=self.vd)
-        self._raise_latched()
-        return keys, values
-
-    def status(self, stream=None):
-        self._raise_latched()
-
-    def find(self, keys, stream=None):
-        return np.array([self.d.get(k, 0) for k in keys.tolist()], dtype=self.vd)
-
-    def contains(self, keys, stream=None):
-        return np.array([k in self.d for k in keys.tolist()], dtype=bool)
-
-
-class FakeSet(FakeMap):
-    """gcol.Set's contract: FakeMap's without values."""
-
-    def __init__(self, key_dtype, capacity, empty_key=None, erased_key=None, stream=None, allocator=None):
-        super().__init__(key_dtype, key_dtype, capacity, empty_key, erased_key, stream)
-        CREATED[-1] = ("set", capacity)
-
-    def insert(self, keys, stream=None):
-        super().insert(keys, keys)
-
-    def retrieve_all(self, stream=None):
-        return super().retrieve_all()[0]
-
-
-class FakeMultimap(FakeMap):
-    def __init__(self, key_dtype, value_dtype, capacity, engine="open", empty_key=None, erased_key=None,
-                 stream=None, allocator=None):
-        super().__init__(key_dtype, value_dtype, capacity, empty_key, erased_key, stream)
-        self.pairs = []
-
-    def insert(self, keys, values, stream=None):
-        for k, v in zip(keys.tolist(), values.tolist()):
-            if k in self.sentinels:
-                self.latched.add(gcol.ReservedKeyError)
-            else:
-                self.pairs.append((k, v))
-
-    def retrieve(self, keys, stream=None, sentinel_queries_match_nothing=False):
-        out = [(v, i) for i, q in enumerate(keys.tolist()) for k, v in self.pairs if k == q]
-        random.shuffle(out)
-        return (np.array([v for v, _ in out], dtype=self.vd), np.array([i for _, i in out], dtype="int64"))
-
-    def count(self, keys, stream=None):
-        return np.array([sum(k == q for k, _ in self.pairs) for q in keys.tolist()], dtype="int64")
+import host_model  # noqa: E402
+from gcol import _keys  # noqa: E402
+from host_model import CREATED  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
 def model(monkeypatch):
-    monkeypatch.setattr(_keys, "adopt", fake_adopt)
-    monkeypatch.setattr(_groupby, "adopt", fake_adopt)
-    monkeypatch.setattr(_keys, "Map", FakeMap)
-    monkeypatch.setattr(_keys, "Set", FakeSet)
-    monkeypatch.setattr(_join, "Multimap", FakeMultimap)
+    host_model.install(monkeypatch)
     monkeypatch.setattr(_keys, "SAMPLE", 8)  # estimates from 8 keys once n > 32
-    CREATED.clear()
 
 
 DTYPES = ["int32", "uint32", "int64", "uint64", "float32", "float64"]
