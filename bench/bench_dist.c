@@ -25,6 +25,7 @@
 #include <nccl.h>
 #include "bench_common.h"
 #include "bench_dist_data.h"
+#include "dist/dist_plan.h"
 #include "gcol/gcol_nccl.h"
 
 #define REPS 5
@@ -456,6 +457,7 @@ int main(void) {
   if (total) return capacity_run(total);
 
   N = bench_size("GCOL_BENCH_DIST_N", 100000000);
+  gcol_dist_set_round_pairs(bench_size("GCOL_BENCH_DIST_ROUND_PAIRS", 0)); /* 0: the library's choice */
   printf("\nsharded map, i64/i64, %zu pairs per GPU, median of %d runs\n", N, REPS);
   run_t runs[8];
   int nruns = 0;

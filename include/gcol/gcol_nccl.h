@@ -17,12 +17,17 @@
  *    then the pairs, with ncclSend/ncclRecv in one group), applies the
  *    operation there, and sends find/contains answers back to the asking rank
  *    in the order of its batch.
- *  - Large batches move in rounds (see gcol_dist_round_pairs): the transfer
- *    of round k+1 overlaps the shard operation of round k. A rank's own keys
- *    never travel.
+ *  - Large batches move in rounds (see gcol_dist_round_pairs): rounds k+1
+ *    and k+2 travel while the shard works on round k, on a stream of the
+ *    device's highest priority (so that NCCL's blocks get SMs ahead of the
+ *    shard's kernels). A rank's own keys never travel; their find/contains
+ *    answers are written while the other ranks' keys are still arriving.
  *  - Scratch: a call takes about n x (key + value + 4) bytes for its batch
- *    of n, plus receive buffers, from the config's allocator and frees them
- *    before it returns. With the default (cudaMallocAsync), keep the
+ *    of n, plus three receive buffers, from the config's allocator and frees
+ *    them before it returns. The map itself keeps a few words per rank
+ *    (counts, votes) from create on, so that a call whose allocator refuses
+ *    still takes part in every collective step and every rank returns
+ *    GCOL_ERROR_OUT_OF_MEMORY. With the default (cudaMallocAsync), keep the
  *    device's default pool from releasing memory at every synchronization
  *    (cudaMemPoolAttrReleaseThreshold), or each call maps it anew.
  *  - Calls are blocking: they synchronize stream s (to learn how many keys
@@ -33,12 +38,17 @@
  *    a pair is either stored whole or not at all, and which failure occurred
  *    is never hidden.
  *  - Argument errors: a NULL map, config or communicator returns
- *    GCOL_ERROR_INVALID_ARGUMENT at once, without taking part (the other
- *    ranks then wait in NCCL, as for any collective one rank skips). Any
- *    other bad argument (a NULL buffer with n > 0, a batch of 2^32 keys or
- *    more, an unknown op, a NULL output count) cannot be seen by the other
- *    ranks, so the rank takes part with an empty batch and every rank
- *    returns GCOL_ERROR_INVALID_ARGUMENT for the call.
+ *    GCOL_ERROR_INVALID_ARGUMENT at once, without taking part: without the
+ *    map or the communicator there is nothing to take part with, so the
+ *    other ranks wait in NCCL, as for any collective one rank skips. Check
+ *    those three before calling. Any other bad argument (a NULL, misaligned
+ *    or host pointer with n > 0, memory of another device, a batch of 2^32
+ *    keys or more, an unknown op, a NULL output count) cannot be seen by the
+ *    other ranks, so the rank takes part with an empty batch and every rank
+ *    returns GCOL_ERROR_INVALID_ARGUMENT for the call; the next call works.
+ *  - What cannot be voted: an NCCL error (the communicator is broken: abort
+ *    it on every rank with ncclCommAbort) and a CUDA error that breaks a
+ *    device's context; the other ranks may then wait in NCCL.
  *  - A device-side failure (full, reserved key) is reported by the call
  *    that met it and then cleared, as gcol_map_status does.
  *  - At most GCOL_DIST_MAX_RANKS (4096) ranks.
@@ -142,7 +152,7 @@ GCOL_API int gcol_dist_owner(uint64_t key, int nranks);
  * about 2^24 pairs on a rank (at ~10 G pairs/s about 1.6 ms of shard work,
  * far above NCCL's per-round latency of tens of microseconds) while a large
  * batch still splits into enough rounds to overlap transfer and insertion,
- * and the two receive buffers stay near 2 x 2^24 pairs. */
+ * and the three receive buffers stay near 3 x 2^24 pairs. */
 GCOL_API size_t gcol_dist_round_pairs(int nranks);
 
 /* The ncclResult_t (as int) behind the most recent failure that NCCL

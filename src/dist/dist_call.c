@@ -6,9 +6,11 @@
  * A keyed call: group the batch by owner (compute stream s); exchange the
  * counts (NCCL stream cs); vote that every rank is ready (all allocations
  * made), then move the pairs in rounds of at most q pairs per peer. Round k
- * lands in receive slot k % 2; the shard works on it on s while round k+1
- * travels on cs. find/contains answers go back in the round's layout and
- * are put into batch order at the end. */
+ * lands in receive slot k % DIST_SLOTS; the shard works on it on s while the
+ * next rounds travel on cs, a stream of the highest priority, so that NCCL's
+ * blocks get SMs ahead of the shard's kernels. find/contains answers go
+ * back in the round's layout and are scattered into batch order as they
+ * arrive (this rank's own answers right after it made them). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,10 +74,14 @@ static void cs_waits_for_s(dist_call_t *c) { stream_waits(c, comm_stream(c), c->
  * NCCL step; a failure leaves the call working on s alone. */
 static void open_rank(dist_call_t *c) {
   gcol_dist_map_t *m = c->m;
-  if (!cuda_ok(c, cudaStreamCreateWithFlags(&m->comm_stream, cudaStreamNonBlocking))) m->comm_stream = NULL;
-  cudaEvent_t *ev[] = {&m->ev_fwd[0], &m->ev_fwd[1], &m->ev_op[0], &m->ev_op[1], &m->ev_sync};
-  for (size_t i = 0; i < sizeof ev / sizeof ev[0]; ++i)
-    cuda_ok(c, cudaEventCreateWithFlags(ev[i], cudaEventDisableTiming));
+  int least = 0, greatest = 0;
+  if (cudaDeviceGetStreamPriorityRange(&least, &greatest) != cudaSuccess) greatest = 0;
+  if (!cuda_ok(c, cudaStreamCreateWithPriority(&m->comm_stream, cudaStreamNonBlocking, greatest))) m->comm_stream = NULL;
+  for (int i = 0; i < DIST_SLOTS; ++i) {
+    cuda_ok(c, cudaEventCreateWithFlags(&m->ev_fwd[i], cudaEventDisableTiming));
+    cuda_ok(c, cudaEventCreateWithFlags(&m->ev_op[i], cudaEventDisableTiming));
+  }
+  cuda_ok(c, cudaEventCreateWithFlags(&m->ev_sync, cudaEventDisableTiming));
   if (!cuda_ok(c, cudaMallocHost((void **)&m->h_words, sizeof(uint64_t) * (2 * (size_t)m->nranks + 2))))
     m->h_words = NULL;
 }
@@ -93,11 +99,11 @@ static void prepare_batch(dist_call_t *c) {
   char *b = c->block;
   c->send_keys = b, b += align16(n * kb);
   c->send_values = vb ? b : NULL, b += align16(n * vb);
-  c->position = ib ? (uint32_t *)b : NULL, b += align16(n * ib);
+  c->origin = ib ? (uint32_t *)b : NULL, b += align16(n * ib);
   c->back = ab ? b : NULL;
   if (!cuda_ok(c, gcol_dist_count_owners(c->keys, n, (int)kb, P, c->d_counts, c->s))) return;
   cuda_ok(c, gcol_dist_group_by_owner(c->keys, c->values, n, (int)kb, (int)vb, P, c->d_counts, c->d_counts + 2 * P,
-                                      c->send_keys, c->send_values, c->position, c->s));
+                                      c->send_keys, c->send_values, c->origin, c->s));
 }
 
 /* The map's device words (counts, votes, fingerprints), made once by create:
@@ -177,13 +183,13 @@ static void plan_rounds(dist_call_t *c) {
   for (int p = 0; p < P; ++p) most += h[P + p] < c->q ? (size_t)h[P + p] : c->q;
   size_t vb = sent_value_bytes(c), ab = answer_bytes(c);
   size_t one = align16(most * m->key_bytes) + align16(most * vb) + align16(most * ab);
-  c->slots_bytes = 2 * one;
+  c->slots_bytes = DIST_SLOTS * one;
   gcol_status_t st = gcol_device_alloc(&m->cfg.allocator, &c->slots, c->slots_bytes, c->s);
   if (st != GCOL_SUCCESS) {
     fail(c, st);
     return;
   }
-  for (int i = 0; i < 2; ++i) {
+  for (int i = 0; i < DIST_SLOTS; ++i) {
     char *b = (char *)c->slots + i * one;
     c->slot_keys[i] = b, b += align16(most * m->key_bytes);
     c->slot_values[i] = b, b += align16(most * vb);
@@ -295,18 +301,19 @@ void dist_step_forward(dist_call_t *c, size_t k) {
   if (!in_round(c, k)) return;
   gcol_dist_map_t *m = c->m;
   use_device(c);
-  /* slot k % 2 was read by round k-2's shard operation */
-  if (k >= 2) cuda_ok(c, cudaStreamWaitEvent(comm_stream(c), m->ev_op[k % 2], 0));
-  move_round(c, k, c->send_keys, c->slot_keys[k % 2], m->key_bytes, 0);
+  /* slot k % DIST_SLOTS was read by the shard operation of round k - DIST_SLOTS
+   * (and its answers went back earlier on this stream) */
+  if (k >= DIST_SLOTS) cuda_ok(c, cudaStreamWaitEvent(comm_stream(c), m->ev_op[k % DIST_SLOTS], 0));
+  move_round(c, k, c->send_keys, c->slot_keys[k % DIST_SLOTS], m->key_bytes, 0);
   /* by the kind, not by send_values: a rank with an empty batch has none to
    * send but still receives its peers' values */
-  if (sent_value_bytes(c)) move_round(c, k, c->send_values, c->slot_values[k % 2], m->value_bytes, 0);
+  if (sent_value_bytes(c)) move_round(c, k, c->send_values, c->slot_values[k % DIST_SLOTS], m->value_bytes, 0);
 }
 
 void dist_step_forwarded(dist_call_t *c, size_t k) {
   if (!in_round(c, k)) return;
   use_device(c);
-  cuda_ok(c, cudaEventRecord(c->m->ev_fwd[k % 2], comm_stream(c)));
+  cuda_ok(c, cudaEventRecord(c->m->ev_fwd[k % DIST_SLOTS], comm_stream(c)));
 }
 
 /* The call's operation on this rank's shard, for n keys (and values) on s;
@@ -326,12 +333,19 @@ static void shard_op(dist_call_t *c, const void *keys, const void *values, size_
   shard_fail(c, st);
 }
 
+/* Answers of grouped positions [at, at + n) into batch order, on stream. */
+static void scatter(dist_call_t *c, size_t at, size_t n, cudaStream_t stream) {
+  size_t ab = answer_bytes(c);
+  cuda_ok(c, gcol_dist_scatter((char *)c->back + at * ab, c->origin + at, n, (int)ab, c->out, stream));
+}
+
 void dist_step_apply_self(dist_call_t *c) {
   if (c->skip || !dist_kind_keyed(c->kind) || c->self == 0) return;
   use_device(c);
   size_t at = (size_t)c->plan[c->m->rank], vb = sent_value_bytes(c);
   shard_op(c, (char *)c->send_keys + at * c->m->key_bytes, vb ? (char *)c->send_values + at * vb : NULL, c->self,
            dist_kind_answers(c->kind) ? (char *)c->back + at * answer_bytes(c) : NULL);
+  if (dist_kind_answers(c->kind)) scatter(c, at, c->self, c->s);
 }
 
 void dist_step_apply(dist_call_t *c, size_t k) {
@@ -340,25 +354,32 @@ void dist_step_apply(dist_call_t *c, size_t k) {
   use_device(c);
   size_t *piece_s, *piece_r, *off_r;
   size_t n = layout(c, k, &piece_s, &piece_r, &off_r);
-  if (!cuda_ok(c, cudaStreamWaitEvent(c->s, m->ev_fwd[k % 2], 0))) return;
-  shard_op(c, c->slot_keys[k % 2], c->slot_values[k % 2], n, c->slot_out[k % 2]);
-  cuda_ok(c, cudaEventRecord(m->ev_op[k % 2], c->s));
+  if (!cuda_ok(c, cudaStreamWaitEvent(c->s, m->ev_fwd[k % DIST_SLOTS], 0))) return;
+  shard_op(c, c->slot_keys[k % DIST_SLOTS], c->slot_values[k % DIST_SLOTS], n, c->slot_out[k % DIST_SLOTS]);
+  cuda_ok(c, cudaEventRecord(m->ev_op[k % DIST_SLOTS], c->s));
 }
 
 void dist_step_answer(dist_call_t *c, size_t k) {
   if (!dist_kind_answers(c->kind) || !in_round(c, k)) return;
   use_device(c);
-  if (!cuda_ok(c, cudaStreamWaitEvent(comm_stream(c), c->m->ev_op[k % 2], 0))) return;
-  move_round(c, k, c->back, c->slot_out[k % 2], answer_bytes(c), 1);
+  if (!cuda_ok(c, cudaStreamWaitEvent(comm_stream(c), c->m->ev_op[k % DIST_SLOTS], 0))) return;
+  move_round(c, k, c->back, c->slot_out[k % DIST_SLOTS], answer_bytes(c), 1);
+}
+
+void dist_step_answered(dist_call_t *c, size_t k) {
+  if (!dist_kind_answers(c->kind) || !in_round(c, k)) return;
+  use_device(c);
+  size_t *piece_s, *piece_r, *off_r;
+  layout(c, k, &piece_s, &piece_r, &off_r);
+  for (int p = 0; p < c->m->nranks; ++p) /* after the answers on cs: stream-ordered */
+    if (piece_s[p]) scatter(c, (size_t)(c->plan[p] + k * c->q), piece_s[p], comm_stream(c));
 }
 
 void dist_step_finish(dist_call_t *c) {
   gcol_dist_map_t *m = c->m;
   use_device(c);
   if (!dist_kind_keyed(c->kind)) return;
-  s_waits_for_cs(c);
-  if (dist_kind_answers(c->kind) && !c->skip && !c->nccl_broken)
-    cuda_ok(c, gcol_dist_ungroup(c->back, c->position, c->n, (int)answer_bytes(c), c->out, c->s));
+  s_waits_for_cs(c); /* the answers scattered on cs */
   if (m->shard) shard_fail(c, gcol_map_status(m->shard, c->s)); /* full or reserved keys, latched on device */
 }
 

@@ -3,6 +3,7 @@
  * several GPUs). The calls go through the steps together: every step that
  * talks to NCCL runs for all of them inside one ncclGroupStart/End, as NCCL
  * requires when one thread drives several ranks of a communicator. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/common.h"
@@ -47,28 +48,79 @@ static void grouped(dist_call_t *calls, int n, step_fn f, round_fn g, size_t k) 
     }
 }
 
+/* ---- GCOL_DIST_PROFILE=1: where the first rank's time goes -----------------
+ * Events on the first call's compute stream at each stage's end, read once
+ * the call is over (it synchronizes anyway): one line per call on stderr.
+ * A diagnostic for tuning, like NCCL_DEBUG; off, it costs one getenv. */
+enum { PROFILE_MARKS = 40 };
+static _Thread_local struct {
+  int on; /* -1: not asked yet */
+  cudaEvent_t ev[PROFILE_MARKS];
+  const char *what[PROFILE_MARKS];
+  int n;
+} profile = {-1, {0}, {0}, 0};
+
+static void mark(dist_call_t *c, const char *what) {
+  if (profile.on < 0) profile.on = getenv("GCOL_DIST_PROFILE") != NULL;
+  if (!profile.on || profile.n == PROFILE_MARKS) return;
+  (void)cudaSetDevice(c->m->device);
+  if (cudaEventCreate(&profile.ev[profile.n]) != cudaSuccess) return;
+  profile.what[profile.n] = what;
+  (void)cudaEventRecord(profile.ev[profile.n++], c->s);
+}
+
+static void report(dist_call_t *c) {
+  if (profile.on != 1 || profile.n == 0) return;
+  (void)cudaSetDevice(c->m->device);
+  (void)cudaEventSynchronize(profile.ev[profile.n - 1]);
+  fprintf(stderr, "gcol_dist profile: rank %d kind %d n %zu rounds %zu:", c->m->rank, (int)c->kind, c->n, c->rounds);
+  for (int i = 1; i < profile.n; ++i) {
+    float ms = 0;
+    (void)cudaEventElapsedTime(&ms, profile.ev[i - 1], profile.ev[i]);
+    fprintf(stderr, " %s %.3f", profile.what[i], ms);
+  }
+  fprintf(stderr, " ms\n");
+  for (int i = 0; i < profile.n; ++i) (void)cudaEventDestroy(profile.ev[i]);
+  profile.n = 0;
+  (void)cudaGetLastError();
+}
+
 gcol_status_t dist_execute(dist_call_t *calls, int n) {
   int caller_device = -1;
   if (cudaGetDevice(&caller_device) != cudaSuccess) caller_device = -1;
+  mark(&calls[0], "start");
   each(calls, n, dist_step_prepare);
+  mark(&calls[0], "group");
   grouped(calls, n, dist_step_exchange, NULL, 0);
   each(calls, n, dist_step_plan);
   grouped(calls, n, dist_step_ready, NULL, 0);
   size_t rounds = 0;
   for (int i = 0; i < n; ++i)
     if (dist_step_check_ready(&calls[i]) && calls[i].rounds > rounds) rounds = calls[i].rounds;
-  grouped(calls, n, NULL, dist_step_forward, 0);
-  each_round(calls, n, dist_step_forwarded, 0);
+  /* transfers run DIST_SLOTS - 1 rounds ahead of the shard work: round k + 2
+   * travels while round k is applied */
+  const size_t ahead = DIST_SLOTS - 1;
+  for (size_t k = 0; k < ahead; ++k) {
+    grouped(calls, n, NULL, dist_step_forward, k);
+    each_round(calls, n, dist_step_forwarded, k);
+  }
+  mark(&calls[0], "plan");
   each(calls, n, dist_step_apply_self);
+  mark(&calls[0], "self");
   for (size_t k = 0; k < rounds; ++k) {
     each_round(calls, n, dist_step_apply, k);
-    grouped(calls, n, NULL, dist_step_forward, k + 1); /* travels while round k is applied */
-    each_round(calls, n, dist_step_forwarded, k + 1);
+    mark(&calls[0], "round");
+    grouped(calls, n, NULL, dist_step_forward, k + ahead);
+    each_round(calls, n, dist_step_forwarded, k + ahead);
     grouped(calls, n, NULL, dist_step_answer, k);
+    each_round(calls, n, dist_step_answered, k);
   }
   each(calls, n, dist_step_finish);
+  mark(&calls[0], "finish");
   grouped(calls, n, dist_step_vote, NULL, 0);
   each(calls, n, dist_step_release);
+  mark(&calls[0], "release");
+  report(&calls[0]);
   if (caller_device >= 0) (void)cudaSetDevice(caller_device);
   gcol_status_t worst = GCOL_SUCCESS;
   for (int i = 0; i < n; ++i)

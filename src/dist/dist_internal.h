@@ -9,6 +9,10 @@
 
 #define GCOL_DIST_MAP_MAGIC 0x44646367u /* a live sharded map; 0 once destroyed */
 
+/* Receive slots of the round pipeline: round k lands in slot k % DIST_SLOTS,
+ * and transfers run DIST_SLOTS - 1 rounds ahead of the shard work. */
+#define DIST_SLOTS 3
+
 struct gcol_dist_map {
   uint32_t magic;
   ncclComm_t comm;
@@ -17,7 +21,7 @@ struct gcol_dist_map {
   size_t key_bytes, value_bytes;
   gcol_map_t *shard;          /* NULL until create succeeded on every rank */
   cudaStream_t comm_stream;   /* every NCCL call of this rank's shard */
-  cudaEvent_t ev_fwd[2], ev_op[2], ev_sync; /* the round pipeline (dist_call.c) */
+  cudaEvent_t ev_fwd[DIST_SLOTS], ev_op[DIST_SLOTS], ev_sync; /* the round pipeline (dist_call.c) */
   uint64_t *h_words;          /* pinned: send counts, receive counts (nranks each), 2 vote words */
   uint64_t *d_words;          /* device: counts, cursor, votes, fingerprints (dist_call.c) */
   size_t words_bytes;
@@ -64,8 +68,8 @@ typedef struct {
   size_t block_bytes;
   uint64_t *d_counts;      /* the map's d_words: send counts, receive counts, cursor, severity / size words */
   void *send_keys, *send_values, *back; /* the batch grouped by owner; answers back */
-  uint32_t *position;      /* find/contains: where each batch key went in the grouping */
-  void *slot_keys[2], *slot_values[2], *slot_out[2]; /* receive slots, answers */
+  uint32_t *origin;        /* find/contains: the batch position of each grouped key */
+  void *slot_keys[DIST_SLOTS], *slot_values[DIST_SLOTS], *slot_out[DIST_SLOTS]; /* receive slots, answers */
   void *slots;             /* the receive slots' allocation */
   size_t slots_bytes;
   uint64_t *plan;          /* host: send starts, receive starts (nranks + 1 each), then
@@ -91,7 +95,8 @@ void dist_step_forwarded(dist_call_t *c, size_t k); /* mark round k's arrival (a
 void dist_step_apply_self(dist_call_t *c);   /* this rank's own keys, while round 0 travels */
 void dist_step_apply(dist_call_t *c, size_t k);   /* round k's shard operation */
 void dist_step_answer(dist_call_t *c, size_t k);  /* [nccl] round k's answers back */
-void dist_step_finish(dist_call_t *c);       /* answers into batch order; shard status */
+void dist_step_answered(dist_call_t *c, size_t k); /* round k's answers into batch order (after the group) */
+void dist_step_finish(dist_call_t *c);       /* wait for the answers; shard status */
 void dist_step_vote(dist_call_t *c);         /* [nccl] collective status (and size) */
 void dist_step_release(dist_call_t *c);      /* sync; outputs; free */
 

@@ -51,7 +51,7 @@ template <int KB, int VB>
 __global__ void __launch_bounds__(kBlock) group_kernel(const void *keys, const void *values, size_t n,
                                                         uint32_t nranks, unsigned long long *cursor,
                                                         void *keys_out, void *values_out,
-                                                        uint32_t *position_out) {
+                                                        uint32_t *origin_out) {
   extern __shared__ unsigned s_hist[]; /* nranks counts, then nranks 64-bit bases */
   unsigned long long *s_base = reinterpret_cast<unsigned long long *>(s_hist + ((nranks + 1) & ~1u));
   typedef typename key_word<KB>::type K;
@@ -84,7 +84,7 @@ __global__ void __launch_bounds__(kBlock) group_kernel(const void *keys, const v
         size_t o = s_base[owner[it]] + slot[it];
         static_cast<K *>(keys_out)[o] = key[it];
         if (values_out) static_cast<V *>(values_out)[o] = v[i];
-        if (position_out) position_out[i] = (uint32_t)o;
+        if (origin_out) origin_out[o] = (uint32_t)i;
       }
     }
     __syncthreads(); /* s_hist is reset for the next tile */
@@ -92,9 +92,9 @@ __global__ void __launch_bounds__(kBlock) group_kernel(const void *keys, const v
 }
 
 template <typename E>
-__global__ void ungroup_kernel(const E *grouped, const uint32_t *position, size_t n, E *out) {
-  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-    out[i] = grouped[position[i]];
+__global__ void scatter_kernel(const E *grouped, const uint32_t *origin, size_t n, E *out) {
+  for (size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x; j < n; j += (size_t)gridDim.x * blockDim.x)
+    out[origin[j]] = grouped[j];
 }
 
 unsigned grid_for(size_t items) {
@@ -104,9 +104,9 @@ unsigned grid_for(size_t items) {
 
 template <int KB, int VB>
 void launch_group(const void *keys, const void *values, size_t n, uint32_t nranks, unsigned long long *cursor,
-                  void *keys_out, void *values_out, uint32_t *position_out, size_t shmem, cudaStream_t s) {
+                  void *keys_out, void *values_out, uint32_t *origin_out, size_t shmem, cudaStream_t s) {
   group_kernel<KB, VB><<<grid_for((n + kItems - 1) / kItems), kBlock, shmem, s>>>(
-      keys, values, n, nranks, cursor, keys_out, values_out, position_out);
+      keys, values, n, nranks, cursor, keys_out, values_out, origin_out);
 }
 
 }  // namespace
@@ -126,29 +126,29 @@ extern "C" cudaError_t gcol_dist_count_owners(const void *d_keys, size_t n, int 
 extern "C" cudaError_t gcol_dist_group_by_owner(const void *d_keys, const void *d_values, size_t n, int key_bytes,
                                                 int value_bytes, int nranks, const uint64_t *d_counts,
                                                 uint64_t *d_cursor, void *d_keys_out, void *d_values_out,
-                                                uint32_t *d_position_out, cudaStream_t s) {
+                                                uint32_t *d_origin_out, cudaStream_t s) {
   if (n == 0) return cudaSuccess;
   auto *cur = reinterpret_cast<unsigned long long *>(d_cursor);
   starts_kernel<<<1, 1, 0, s>>>(d_counts, (uint32_t)nranks, cur);
   size_t shmem = sizeof(unsigned) * (((size_t)nranks + 1) & ~(size_t)1) + sizeof(unsigned long long) * (size_t)nranks;
   const void *v = d_values_out ? d_values : nullptr;
   uint32_t P = (uint32_t)nranks;
-  if (key_bytes == 4 && value_bytes == 4) launch_group<4, 4>(d_keys, v, n, P, cur, d_keys_out, d_values_out, d_position_out, shmem, s);
-  else if (key_bytes == 4) launch_group<4, 8>(d_keys, v, n, P, cur, d_keys_out, d_values_out, d_position_out, shmem, s);
-  else if (value_bytes == 4) launch_group<8, 4>(d_keys, v, n, P, cur, d_keys_out, d_values_out, d_position_out, shmem, s);
-  else launch_group<8, 8>(d_keys, v, n, P, cur, d_keys_out, d_values_out, d_position_out, shmem, s);
+  if (key_bytes == 4 && value_bytes == 4) launch_group<4, 4>(d_keys, v, n, P, cur, d_keys_out, d_values_out, d_origin_out, shmem, s);
+  else if (key_bytes == 4) launch_group<4, 8>(d_keys, v, n, P, cur, d_keys_out, d_values_out, d_origin_out, shmem, s);
+  else if (value_bytes == 4) launch_group<8, 4>(d_keys, v, n, P, cur, d_keys_out, d_values_out, d_origin_out, shmem, s);
+  else launch_group<8, 8>(d_keys, v, n, P, cur, d_keys_out, d_values_out, d_origin_out, shmem, s);
   return cudaGetLastError();
 }
 
-extern "C" cudaError_t gcol_dist_ungroup(const void *d_grouped, const uint32_t *d_position, size_t n, int elem_bytes,
+extern "C" cudaError_t gcol_dist_scatter(const void *d_grouped, const uint32_t *d_origin, size_t n, int elem_bytes,
                                          void *d_out, cudaStream_t s) {
   if (n == 0) return cudaSuccess;
   unsigned grid = grid_for(n);
   if (elem_bytes == 1)
-    ungroup_kernel<<<grid, kBlock, 0, s>>>(static_cast<const uint8_t *>(d_grouped), d_position, n, static_cast<uint8_t *>(d_out));
+    scatter_kernel<<<grid, kBlock, 0, s>>>(static_cast<const uint8_t *>(d_grouped), d_origin, n, static_cast<uint8_t *>(d_out));
   else if (elem_bytes == 4)
-    ungroup_kernel<<<grid, kBlock, 0, s>>>(static_cast<const uint32_t *>(d_grouped), d_position, n, static_cast<uint32_t *>(d_out));
+    scatter_kernel<<<grid, kBlock, 0, s>>>(static_cast<const uint32_t *>(d_grouped), d_origin, n, static_cast<uint32_t *>(d_out));
   else
-    ungroup_kernel<<<grid, kBlock, 0, s>>>(static_cast<const uint64_t *>(d_grouped), d_position, n, static_cast<uint64_t *>(d_out));
+    scatter_kernel<<<grid, kBlock, 0, s>>>(static_cast<const uint64_t *>(d_grouped), d_origin, n, static_cast<uint64_t *>(d_out));
   return cudaGetLastError();
 }

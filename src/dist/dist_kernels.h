@@ -20,20 +20,21 @@ cudaError_t gcol_dist_count_owners(const void *d_keys, size_t n, int key_bytes, 
 
 /* Scatter the batch grouped by owner: the keys (and values, if d_values)
  * owned by rank p go to [starts[p], starts[p] + counts[p]) of d_keys_out
- * (d_values_out), in no particular order inside a group; d_position_out
- * (may be NULL) gets, for each batch position, where its key went.
+ * (d_values_out), in no particular order inside a group; d_origin_out
+ * (may be NULL) gets, for each grouped position, the batch position of its
+ * key (so that answers go back piece by piece, as they arrive).
  * d_cursor: nranks uint64 of scratch. d_counts is what
  * gcol_dist_count_owners wrote. */
 cudaError_t gcol_dist_group_by_owner(const void *d_keys, const void *d_values, size_t n,
                                      int key_bytes, int value_bytes, int nranks,
                                      const uint64_t *d_counts, uint64_t *d_cursor,
-                                     void *d_keys_out, void *d_values_out, uint32_t *d_position_out,
+                                     void *d_keys_out, void *d_values_out, uint32_t *d_origin_out,
                                      cudaStream_t s);
 
-/* d_out[i] = d_grouped[d_position[i]] for i < n (a gather: the writes stay
- * coalesced); elements of elem_bytes (1, 4, 8). */
-cudaError_t gcol_dist_ungroup(const void *d_grouped, const uint32_t *d_position, size_t n,
-                              int elem_bytes, void *d_out, cudaStream_t s);
+/* d_out[d_origin[j]] = d_grouped[j] for j < n: answers of one piece of the
+ * grouped order into batch order; elements of elem_bytes (1, 4, 8). */
+cudaError_t gcol_dist_scatter(const void *d_grouped, const uint32_t *d_origin, size_t n, int elem_bytes,
+                              void *d_out, cudaStream_t s);
 
 #ifdef __cplusplus
 }

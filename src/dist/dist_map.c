@@ -90,9 +90,11 @@ void gcol_dist_map_destroy(gcol_dist_map_t *m) {
   (void)cudaSetDevice(m->device);
   gcol_map_destroy(m->shard);
   if (m->comm_stream) (void)cudaStreamDestroy(m->comm_stream);
-  cudaEvent_t ev[] = {m->ev_fwd[0], m->ev_fwd[1], m->ev_op[0], m->ev_op[1], m->ev_sync};
-  for (size_t i = 0; i < sizeof ev / sizeof ev[0]; ++i)
-    if (ev[i]) (void)cudaEventDestroy(ev[i]);
+  for (int i = 0; i < DIST_SLOTS; ++i) {
+    if (m->ev_fwd[i]) (void)cudaEventDestroy(m->ev_fwd[i]);
+    if (m->ev_op[i]) (void)cudaEventDestroy(m->ev_op[i]);
+  }
+  if (m->ev_sync) (void)cudaEventDestroy(m->ev_sync);
   if (m->h_words) (void)cudaFreeHost(m->h_words);
   if (m->d_words && m->words_from_cuda) (void)cudaFree(m->d_words);
   else if (m->d_words) (void)gcol_device_free(&m->cfg.allocator, m->d_words, m->words_bytes, NULL);
