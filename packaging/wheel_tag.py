@@ -8,7 +8,7 @@ The tag is manylinux_2_<N>_<arch> with N the largest of
   - 28: CUDA 13 runs on glibc 2.28 and later (RHEL 8) and no older, so a
     wheel claims nothing below manylinux_2_28;
   - the newest GLIBC_2.N symbol version the library needs: a library linked
-    on glibc >= 2.34 needs dlopen@GLIBC_2.34 from the static CUDA runtime, so
+    on glibc >= 2.34 needs GLIBC_2.34 (the static CUDA runtime's pthread and dl calls), so
     only a build in an older image (quay.io/pypa/manylinux_2_28_*, where
     release wheels are made) gets manylinux_2_28;
   - the glibc of the oldest manylinux policy whose libstdc++ / libgcc_s have

@@ -77,6 +77,7 @@ class Persistent:
         """A new container with this one's settings and contents, made on the
         device (the contents are read back and inserted: this waits for the
         stream). The copy owns its own memory and handle."""
+        self._handle()  # a closed container raises here
         twin = type(self)(stream=stream, **self._settings())
         try:
             twin._fill(self._contents(stream), stream)
@@ -92,5 +93,6 @@ class Persistent:
         return self.copy()
 
     def __reduce__(self):
+        self._handle()
         contents = tuple(to_host(c) for c in self._contents(None))
         return (restore, (type(self).__name__, _FORMAT, self._settings(), contents))

@@ -102,6 +102,7 @@ class _Sketch(Persistent, Handle):
         """A new sketch with the same settings and contents: an empty one
         merged with this one, on the device, on stream (default: the stream
         this sketch's calls default to). Asynchronous."""
+        self._handle()  # a closed sketch raises here
         s = self._own_stream(stream)
         twin = type(self)(stream=s, **self._settings())
         try:

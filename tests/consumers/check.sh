@@ -204,8 +204,9 @@ python_wheel() {
   (cd "$src" && "$work/venv-build/bin/python" -c \
     'import sys; from setuptools import build_meta; print(build_meta.build_sdist(sys.argv[1]))' "$work/sdist" \
     >"$work/sdist.log" 2>&1) || { tail -20 "$work/sdist.log"; return 1; }
-  tar -tzf "$work"/sdist/gcol_cuda13x-*.tar.gz | grep -qE '^gcol_cuda13x-[^/]+/LICENSE$' ||
-    { echo "the sdist has no LICENSE"; return 1; }
+  # (the listing whole first: grep -q would close the pipe on tar under pipefail)
+  tar -tzf "$work"/sdist/gcol_cuda13x-*.tar.gz >"$work/sdist.list" &&
+    grep -qE '^gcol_cuda13x-[^/]+/LICENSE$' "$work/sdist.list" || { echo "the sdist has no LICENSE"; return 1; }
   GCOL_PREBUILT_LIBRARY=$lib "$work/venv-build/bin/python" -m pip wheel -q --no-deps --no-build-isolation \
     --no-index -w "$work/dist" "$work"/sdist/gcol_cuda13x-*.tar.gz || return 1
   python3 scripts/check_wheel.py "$work"/dist/gcol_cuda13x-*.whl || return 1

@@ -77,10 +77,12 @@ def test_a_copy_without_a_device_raises_and_shares_nothing(cls, settings):
     assert destroyed == [0xDEAD0000]
 
 
-def test_closed_containers_refuse_copies():
-    m = fake(gcol.Map, handle=None)
-    with pytest.raises(gcol.InvalidArgumentError, match="closed"):
-        m.copy()
+def test_closed_containers_refuse_copies_and_pickles():
+    for cls in CONTAINERS:
+        c = fake(cls, handle=None)
+        for action in (copy.copy, copy.deepcopy, pickle.dumps):
+            with pytest.raises(gcol.InvalidArgumentError, match="closed"):
+                action(c)
 
 
 def test_pickles_of_another_format_are_refused():
