@@ -7,6 +7,7 @@
 #                   (libgcol_nccl too, where BUILD holds it)
 #   make uninstall  remove exactly what install put there (its manifest)
 #   make bench-python  Python binding overhead and 100M-key insert (needs a GPU)
+#   make wheel      the release wheel (WHEEL_ARCHS) in build-wheel/dist, its tag checked
 # GPU_ARCHS is the one knob for the GPU targets.
 
 CUDA_HOME ?= /usr/local/cuda
@@ -243,6 +244,28 @@ bench: $(BENCHES) $(BENCH_DIST)
 	$(BUILD)/bench/bench_floor
 	$(BENCH_DIST)
 
+# ---- the release wheel --------------------------------------------------------
+# SASS for every generation from Turing to Blackwell (T4, A100, A10/A40/RTX 30,
+# L4/L40/RTX 40, H100/H200, B200, RTX 50) plus PTX of the newest, which later
+# GPUs compile when they load it. Built in its own folder (WHEEL_BUILD), so
+# build/'s objects keep their GPU_ARCHS. Slow: every kernel seven times.
+WHEEL_ARCHS ?= -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 \
+               -gencode arch=compute_86,code=sm_86 -gencode arch=compute_89,code=sm_89 \
+               -gencode arch=compute_90,code=sm_90 -gencode arch=compute_100,code=sm_100 \
+               -gencode arch=compute_120,code=sm_120 -gencode arch=compute_120,code=compute_120
+WHEEL_BUILD ?= build-wheel
+# the exact platform tag to insist on (release wheels: build in the
+# quay.io/pypa/manylinux_2_28_x86_64 image and set manylinux_2_28_x86_64);
+# empty: whatever tag the library can honestly carry
+WHEEL_PLAT ?=
+PYTHON ?= python3
+wheel:
+	$(MAKE) BUILD=$(WHEEL_BUILD) GPU_ARCHS='$(WHEEL_ARCHS)' $(WHEEL_BUILD)/libgcol.so
+	rm -rf $(WHEEL_BUILD)/dist
+	GCOL_PREBUILT_LIBRARY=$(abspath $(WHEEL_BUILD)/libgcol.so) $(PYTHON) -m pip wheel --no-deps \
+	  --no-build-isolation -w $(WHEEL_BUILD)/dist .
+	$(PYTHON) scripts/check_wheel.py $(if $(WHEEL_PLAT),--require $(WHEEL_PLAT)) $(WHEEL_BUILD)/dist/*.whl
+
 bench-python: all
 	GCOL_LIBRARY=$(BUILD)/libgcol.so python3 bench/bench_python.py
 
@@ -256,7 +279,7 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all build-all test demo bench bench-python clean header-check install uninstall FORCE
+.PHONY: all build-all test demo bench bench-python clean header-check install uninstall wheel FORCE
 # The objects of benchmarks and examples come from pattern rules only: kept,
 # not deleted as intermediates. (Not `.SECONDARY:` for every target: that
 # made every target an intermediate, so a deleted library archive was not

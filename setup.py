@@ -10,7 +10,14 @@ Environment:
   GCOL_PREBUILT_LIBRARY   a libgcol.so already built (e.g. build/libgcol.so of
                           `make`): packaged as it is, nothing is compiled
 The wheel holds a platform library but no Python extension, so it is tagged
-py3-none-<platform>: any CPython 3 on that platform can use it.
+py3-none-<platform>: any CPython 3 on that platform can use it. The platform
+is the manylinux tag the library can carry (packaging/wheel_tag.py reads its
+ELF symbol versions): manylinux_2_28_x86_64 when built in a manylinux_2_28
+image, as release wheels are (`make wheel`); a build on a newer glibc gets the
+newer tag it needs, never a tag that claims more than the library can do.
+
+`pip install -e .` (editable) builds the library in the tree's build/ (`make
+build/libgcol.so`), where the package, imported from python/gcol, finds it.
 """
 import os
 import re
@@ -27,6 +34,8 @@ except ImportError:  # setuptools < 70.1: the wheel package's
     from wheel.bdist_wheel import bdist_wheel
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(ROOT, "packaging"))
+import wheel_tag  # noqa: E402 (packaging/wheel_tag.py, in the sdist too)
 
 
 def stop(line):
@@ -77,6 +86,11 @@ class BuildPyWithLibrary(build_py):
     def run(self):
         super().run()
         prebuilt = os.environ.get("GCOL_PREBUILT_LIBRARY")
+        if getattr(self, "editable_mode", False):
+            # pip install -e: the package stays in python/gcol and finds the
+            # tree's build/libgcol.so (gcol/_lib.py), so build that one
+            self.distribution.gcol_library = build_library(os.path.join(ROOT, "build"))
+            return
         if prebuilt:
             if not os.path.isfile(prebuilt):
                 stop("GCOL_PREBUILT_LIBRARY=%s is not a file" % prebuilt)
@@ -84,6 +98,7 @@ class BuildPyWithLibrary(build_py):
         else:
             build_temp = os.path.abspath(os.path.join(self.get_finalized_command("build").build_temp, "gcol"))
             library = build_library(build_temp)
+        self.distribution.gcol_library = library  # bdist_wheel tags the wheel from it
         destination = os.path.join(self.build_lib, "gcol", soname())
         self.mkpath(os.path.dirname(destination))
         self.copy_file(library, destination, preserve_mode=True)
@@ -97,10 +112,23 @@ class PlatformDistribution(Distribution):
 
 
 class PlatformWheel(bdist_wheel):
-    """A wheel for this platform (it holds libgcol.so) that any Python 3 can use (ctypes, no extension)."""
+    """A wheel for this platform (it holds libgcol.so) that any Python 3 can
+    use (ctypes, no extension), tagged with the manylinux tag the library can
+    carry (not setuptools' linux_<arch>, which PyPI refuses)."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        self.root_is_pure = False
 
     def get_tag(self):
-        return ("py3", "none") + tuple(super().get_tag()[2:])
+        platform = super().get_tag()[2]
+        library = getattr(self.distribution, "gcol_library", None)
+        if library and platform.startswith("linux_"):
+            try:
+                platform = wheel_tag.manylinux_tag(library)
+            except ValueError as e:
+                stop("the library has no manylinux tag: %s" % e)
+        return ("py3", "none", platform)
 
 
 setup(distclass=PlatformDistribution, cmdclass={"build_py": BuildPyWithLibrary, "bdist_wheel": PlatformWheel})

@@ -156,6 +156,67 @@ TEST(bloom_merge_is_add_of_union_and_bad_shapes_are_refused) {
   return TEST_PASS;
 }
 
+/* export then import into a fresh filter of the same shape gives the same
+ * words (and answers); the bytes are the header and the words; a filter of
+ * another size, seed or key width, a short buffer and a wrong length are
+ * refused and change nothing; import replaces the bits (no merge). */
+TEST(bloom_export_import_round_trip_and_wrong_shapes_refused) {
+  REQUIRE_GPU();
+  size_t n = cap(20000), bytes = 1000 * 32 + 7;
+  for (int w = 0; w < 2; ++w) {
+    gcol_type_t kt = w ? GCOL_U64 : GCOL_U32;
+    size_t kb = w ? 8 : 4, size = 0, len = 0, got = 0;
+    uint64_t seed = test_seed() + w;
+    gcol_bloom_t *a = make_bloom(kt, bytes, seed), *back = make_bloom(kt, bytes, seed);
+    gcol_bloom_t *other_size = make_bloom(kt, bytes + 32, seed), *other_seed = make_bloom(kt, bytes, seed + 1),
+                 *other_width = make_bloom(w ? GCOL_U32 : GCOL_U64, bytes, seed);
+    CHECK(a && back && other_size && other_seed && other_width);
+    void *hk = random_keys(n, kb, seed ^ 5), *hj = random_keys(n, kb, seed ^ 6);
+    void *dk = tu_to_device(hk, n * kb), *dj = tu_to_device(hj, n * kb);
+    CHECK_OK(gcol_bloom_add(a, dk, n, 0));
+    CHECK_OK(gcol_bloom_add(back, dj, n, 0)); /* bits that import must replace */
+    CHECK_OK(gcol_bloom_size(a, &size));
+    CHECK_OK(gcol_bloom_export_size(a, &len));
+    CHECK(len == 32 + size);
+    uint8_t *e = (uint8_t *)malloc(len + 1);
+    CHECK_STATUS(gcol_bloom_export(a, e, len - 1, &got, 0), GCOL_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(gcol_last_error_message(), "capacity") != NULL);
+    CHECK_STATUS(gcol_bloom_export(a, NULL, len, &got, 0), GCOL_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(gcol_bloom_export(a, e, len + 1, &got, 0));
+    CHECK(got == len && memcmp(e, "GBLM", 4) == 0 && (size_t)e[5] == kb);
+    uint64_t nb = 0;
+    uint64_t *wa = bloom_words(a, &nb);
+    CHECK(nb == size / 32 && memcmp(e + 32, wa, size) == 0);
+    gcol_bloom_t *bad[3] = {other_size, other_seed, other_width};
+    for (int k = 0; k < 3; ++k) {
+      CHECK_STATUS(gcol_bloom_import(bad[k], e, len, 0), GCOL_ERROR_INVALID_ARGUMENT);
+      CHECK(strstr(gcol_last_error_message(), "gcol_bloom_import") != NULL);
+      uint64_t bn = 0;
+      uint64_t *wb = bloom_words(bad[k], &bn);
+      for (uint64_t i = 0; i < bn * 4; ++i) CHECK(wb[i] == 0);
+      free(wb);
+    }
+    uint64_t *before = bloom_words(back, &nb);
+    CHECK_STATUS(gcol_bloom_import(back, e, len - 1, 0), GCOL_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(gcol_bloom_import(back, e, len + 1, 0), GCOL_ERROR_INVALID_ARGUMENT);
+    uint64_t *unchanged = bloom_words(back, &nb);
+    CHECK(memcmp(before, unchanged, size) == 0);
+    CHECK_OK(gcol_bloom_import(back, e, len, 0));
+    memset(e, 0, len); /* import synchronized: the bytes are free */
+    uint64_t *wr = bloom_words(back, &nb);
+    CHECK(memcmp(wa, wr, size) == 0);
+    uint8_t *df = (uint8_t *)tu_poisoned(n), *found = (uint8_t *)malloc(n);
+    CHECK_OK(gcol_bloom_contains(back, dk, n, df, 0));
+    CHECK(tu_to_host(found, df, n) == 0);
+    for (size_t i = 0; i < n; ++i) CHECK(found[i] == 1);
+    free(e), free(wa), free(before), free(unchanged), free(wr), free(found), free(hk), free(hj);
+    tu_free(dk), tu_free(dj), tu_free(df);
+    gcol_bloom_destroy(a), gcol_bloom_destroy(back);
+    gcol_bloom_destroy(other_size), gcol_bloom_destroy(other_seed), gcol_bloom_destroy(other_width);
+  }
+  return TEST_PASS;
+}
+
 /* Sized from (expected keys, target FPR): the size gcol_bloom_size_for gives. */
 TEST(bloom_create_from_expected_keys) {
   REQUIRE_GPU();

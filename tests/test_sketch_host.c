@@ -100,6 +100,54 @@ TEST(bloom_calls_reject_null_arguments) {
   return TEST_PASS;
 }
 
+/* The export header: what gcol_bloom_check_bytes accepts and refuses. */
+TEST(bloom_bytes_header_and_malformed_bytes_refused) {
+  uint64_t nb = 3, seed = 0x1234;
+  uint8_t b[32 + 3 * 32], bad[sizeof b];
+  memset(b, 0x5a, sizeof b);
+  gcol_bloom_encode_header(nb, seed, 8, b);
+  CHECK(memcmp(b, "GBLM", 4) == 0 && b[4] == 1 && b[5] == 8 && b[6] == 0 && b[7] == 0);
+  CHECK(b[8] == 0x34 && b[9] == 0x12 && b[16] == 3 && b[17] == 0);
+  for (int i = 24; i < 32; ++i) CHECK(b[i] == 0);
+  CHECK(b[32] == 0x5a); /* the words are not the header's */
+  CHECK_OK(gcol_bloom_check_bytes(b, sizeof b, nb, seed, 8));
+#define REFUSED(stmt, len, blocks, sd, kb, what)                                                  \
+  memcpy(bad, b, sizeof b);                                                                      \
+  stmt;                                                                                          \
+  CHECK_STATUS(gcol_bloom_check_bytes(bad, len, blocks, sd, kb), GCOL_ERROR_INVALID_ARGUMENT); \
+  CHECK(strstr(gcol_last_error_message(), what) != NULL)
+  REFUSED((void)0, sizeof b - 1, nb, seed, 8, "exports");     /* short */
+  REFUSED((void)0, sizeof b + 1, nb, seed, 8, "exports");     /* long */
+  REFUSED((void)0, 31, nb, seed, 8, "header");                /* shorter than the header */
+  REFUSED(bad[0] = 'X', sizeof b, nb, seed, 8, "GBLM");       /* magic */
+  REFUSED(bad[4] = 2, sizeof b, nb, seed, 8, "format");       /* format version */
+  REFUSED(bad[7] = 1, sizeof b, nb, seed, 8, "reserved");     /* reserved */
+  REFUSED(bad[31] = 1, sizeof b, nb, seed, 8, "reserved");    /* reserved */
+  REFUSED((void)0, sizeof b, nb, seed, 4, "4-byte keys");     /* key width */
+  REFUSED((void)0, sizeof b, nb, seed + 1, 8, "seed");        /* seed */
+  REFUSED((void)0, sizeof b, nb + 1, seed, 8, "blocks");      /* block count */
+#undef REFUSED
+  CHECK_STATUS(gcol_bloom_check_bytes(NULL, sizeof b, nb, seed, 8), GCOL_ERROR_INVALID_ARGUMENT);
+  return TEST_PASS;
+}
+
+/* Export and import: argument errors come first, with or without a GPU. */
+TEST(bloom_export_import_reject_bad_arguments) {
+  size_t x = 0;
+  uint8_t bytes[64] = {0};
+  CHECK_STATUS(gcol_bloom_export_size(NULL, &x), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(gcol_last_error_message(), "gcol_bloom_export_size") != NULL);
+  CHECK_STATUS(gcol_bloom_export(NULL, bytes, sizeof bytes, &x, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(gcol_last_error_message(), "gcol_bloom_export") != NULL);
+  CHECK_STATUS(gcol_bloom_import(NULL, bytes, sizeof bytes, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(gcol_last_error_message(), "gcol_bloom_import") != NULL);
+  /* another object's address is not a filter */
+  CHECK_STATUS(gcol_bloom_export_size((gcol_bloom_t *)bytes, &x), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_bloom_export((gcol_bloom_t *)bytes, bytes, sizeof bytes, &x, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_bloom_import((gcol_bloom_t *)bytes, bytes, sizeof bytes, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  return TEST_PASS;
+}
+
 TEST(sketch_create_without_gpu_reports_no_device) {
   if (test_have_gpu()) return TEST_SKIP;
   gcol_bloom_config_t c = gcol_bloom_config_default(GCOL_U64);

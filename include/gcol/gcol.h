@@ -61,8 +61,8 @@ extern "C" {
 #endif
 
 #define GCOL_VERSION_MAJOR 1
-#define GCOL_VERSION_MINOR 2
-#define GCOL_VERSION_PATCH 5
+#define GCOL_VERSION_MINOR 3
+#define GCOL_VERSION_PATCH 0
 
 /* Only what this header declares is exported from libgcol.so; everything
  * else in the library has hidden visibility. */
@@ -1089,6 +1089,29 @@ GCOL_API gcol_status_t gcol_bloom_intersect(gcol_bloom_t *dst, const gcol_bloom_
  * (bits / 8). Host-side, no device work. */
 GCOL_API gcol_status_t gcol_bloom_bits(const gcol_bloom_t *bloom, size_t *h_bits_out);
 GCOL_API gcol_status_t gcol_bloom_size(const gcol_bloom_t *bloom, size_t *h_bytes_out);
+
+/* The filter as bytes, to persist it or rebuild it elsewhere (since 1.3.0):
+ * a 32-byte header (bytes 0-3 "GBLM", byte 4 format version 1, byte 5 the
+ * key width 4 or 8, bytes 6-7 zero, bytes 8-15 the seed, bytes 16-23 the
+ * number of 32-byte blocks, bytes 24-31 zero; integers little-endian), then
+ * the filter's bits as gcol_bloom_size bytes: four little-endian 64-bit
+ * words per block, blocks in order (the device's own layout).
+ * gcol_bloom_export_size gives 32 + gcol_bloom_size (host-side, no device
+ * work). gcol_bloom_export writes that many bytes to h_bytes (host memory
+ * with room for capacity bytes; INVALID_ARGUMENT if NULL or too small),
+ * sets *h_len_out (may be NULL) and synchronizes s. */
+GCOL_API gcol_status_t gcol_bloom_export_size(const gcol_bloom_t *bloom, size_t *h_bytes_out);
+GCOL_API gcol_status_t gcol_bloom_export(const gcol_bloom_t *bloom, void *h_bytes, size_t capacity, size_t *h_len_out,
+                                         cudaStream_t s);
+
+/* Replace bloom's bits with exported bytes (host memory, len bytes). To
+ * rebuild an exported filter, create one with size_bytes = the exported
+ * filter's gcol_bloom_size, a key type of the same width and the same seed,
+ * then import. Refused with INVALID_ARGUMENT, bloom unchanged: h_bytes NULL,
+ * a wrong length, magic, format version or nonzero reserved bytes, a key
+ * width, seed or block count other than bloom's. Synchronizes s (h_bytes,
+ * pageable or pinned, may be reused on return). */
+GCOL_API gcol_status_t gcol_bloom_import(gcol_bloom_t *bloom, const void *h_bytes, size_t len, cudaStream_t s);
 
 /* Device-side access: pass the view by value to a kernel and use it through
  * include/gcol/device/bloom.cuh (gcol::bloom_ref<Key>: add/contains per

@@ -42,6 +42,7 @@ class Container(Handle):
     def _use_allocator(self, map_config, allocator):
         """Route the container's device memory through allocator (see _alloc);
         the callbacks live as long as the container."""
+        self._allocator = allocator  # copies and pickles take the same kind of memory
         self._hook = _alloc.hook(allocator)
         if self._hook is not None:
             self._hook.install(map_config)

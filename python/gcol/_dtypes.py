@@ -68,8 +68,21 @@ def key_type_code(dtype):
     return TYPE_CODES[name]
 
 
+class Bits(int):
+    """A sentinel given as its bit pattern rather than its value: what copies
+    and pickles pass, so that every float sentinel (a signalling NaN
+    included, which a Python float would quiet) comes back bit for bit."""
+
+    __slots__ = ()
+
+
 def to_bits(value, name):
     """The bit pattern (as a uint64) of value stored as type name, for sentinels."""
+    if isinstance(value, Bits):
+        width = 64 if name == U128 else 8 * ITEM_SIZE[name]
+        if not 0 <= value < 1 << width:
+            raise InvalidArgumentError("bits 0x%x do not fit in %s" % (value, name))
+        return int(value)
     if name == U128:
         name = "uint64"  # a u128 sentinel is one 64-bit word, used in both
     if name in _STRUCT:

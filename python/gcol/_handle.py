@@ -34,6 +34,21 @@ class Handle:
     def __enter__(self):
         return self
 
+    # ---- one owner per handle: copies and pickles ----------------------------
+    # Containers override these (_persist.Persistent: a new handle with the same
+    # contents); anything else refuses, since a copy sharing self._h would
+    # destroy it twice.
+    def __copy__(self):
+        raise TypeError("a gcol.%s owns one native handle and cannot be copied (the copy would free it twice); "
+                        "build another from the same inputs" % type(self).__name__)
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
+    def __reduce__(self):
+        raise TypeError("a gcol.%s cannot be pickled (it owns device memory through a native handle); "
+                        "build another from the same inputs" % type(self).__name__)
+
     def __exit__(self, *exc):
         self.close()
 

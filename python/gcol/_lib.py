@@ -2,7 +2,10 @@
 
 The library is loaded on first use, so ``import gcol`` works anywhere. Where it
 is looked for, in order (``GCOL_LIBRARY`` alone when set):
-  1. next to this package (a copy shipped with it),
+  1. next to this package (a copy shipped with it: `pip install .`, a wheel),
+     then, when the package is imported from a source checkout (python/gcol
+     of the repository: `pip install -e .`, or python/ on sys.path), the
+     checkout's build/libgcol.so (what `make` and the editable install build),
   2. $GCOL_PREFIX/lib, then sys.prefix/lib (a conda env or venv install),
   3. the libdir of pkg-config's gcol.pc (any `make install PREFIX=...` on
      PKG_CONFIG_PATH), then /usr/local/lib,
@@ -110,8 +113,22 @@ def _pkg_config_libdir():
     return out.stdout.strip() if out.returncode == 0 else None
 
 
+def _source_build_dir(package_dir):
+    """<checkout>/build when package_dir is python/gcol of a gcol source
+    checkout (its Makefile and include/gcol/gcol.h beside python/), else None."""
+    root = os.path.dirname(os.path.dirname(package_dir))
+    header = os.path.join(root, "include", "gcol", "gcol.h")
+    if os.path.isfile(os.path.join(root, "Makefile")) and os.path.isfile(header):
+        return os.path.join(root, "build")
+    return None
+
+
 def _dirs():
-    yield os.path.dirname(os.path.abspath(__file__))
+    here = os.path.dirname(os.path.abspath(__file__))
+    yield here
+    build = _source_build_dir(here)
+    if build:
+        yield build
     for prefix in (os.environ.get("GCOL_PREFIX"), sys.prefix):
         if prefix:
             yield os.path.join(prefix, "lib")

@@ -5,6 +5,7 @@ from . import _dtypes
 from ._errors import InvalidArgumentError
 from ._container import Container, Sentinels
 from ._handle import non_negative, typed
+from ._persist import Persistent
 
 
 class Op(enum.IntEnum):
@@ -35,8 +36,10 @@ def map_types(key_dtype, value_dtype):
 def fill_map_config(cfg, key_dtype, value_dtype, capacity, growable, max_load_factor, empty_key, erased_key,
                     empty_value, seed, growth_factor=None):
     """Set the given fields of cfg, a gcol_map_config_t from the C _default
-    function (its header and the other fields stay the library's)."""
-    cfg.capacity = non_negative(capacity, "capacity")
+    function (its header and the other fields stay the library's). capacity
+    None keeps the default's (1024 slots, for a map that grows)."""
+    if capacity is not None:
+        cfg.capacity = non_negative(capacity, "capacity")
     cfg.growable = 1 if growable else 0
     if max_load_factor is not None:
         cfg.max_load_factor = float(max_load_factor)
@@ -50,7 +53,22 @@ def fill_map_config(cfg, key_dtype, value_dtype, capacity, growable, max_load_fa
         cfg.growth_factor = int(growth_factor)  # 2, 4 or 8: gcol_map_create checks
 
 
-class Map(Sentinels, Container):
+def growable_default(cls, capacity, growable):
+    """growable as given; None: a map or set made without a capacity grows, one
+    given a capacity is fixed. A fixed one without a capacity is a TypeError."""
+    if growable is None:
+        return capacity is None
+    if capacity is None and not growable:
+        raise TypeError("%s(growable=False) needs a capacity: a fixed table never grows past it" % cls.__name__)
+    return bool(growable)
+
+
+def sentinel_bits(cfg, fields):
+    """{field: its bits as _dtypes.Bits} of a config's sentinels, for copies and pickles."""
+    return {field: _dtypes.Bits(getattr(cfg, field)) for field in fields}
+
+
+class Map(Persistent, Sentinels, Container):
     """A GPU hash map from key_dtype (32/64-bit integers) to value_dtype (also
     float32/float64), on the C library's gcol_map_t.
 
@@ -69,20 +87,48 @@ class Map(Sentinels, Container):
     allocator: None (device memory from cudaMallocAsync), "torch" (PyTorch's
     caching allocator) or "cupy" (CuPy's memory pool): where the table and
     its growths come from and go back to.
+
+    capacity: slots (at least; rounded up). Without one the map is growable
+    (it starts at 1024 slots and grows as keys arrive); with one it is fixed
+    unless growable=True.
+
+    Copies: copy() (also copy.copy and copy.deepcopy) makes a new map with the
+    same settings and pairs, on the device. Pickling goes through the host
+    (settings and retrieve_all's pairs; unpickled on the current device with
+    CuPy or PyTorch). Threads: use a map from one thread at a time, unless
+    every call that overlaps is a lookup (find, contains), as gcol.h's rule
+    for const handles says.
     """
 
     _destroy_name, _prefix = "map_destroy", "map_"
 
-    def __init__(self, key_dtype, value_dtype, capacity, growable=False, max_load_factor=None,
+    def __init__(self, key_dtype, value_dtype, capacity=None, growable=None, max_load_factor=None,
                  empty_key=None, erased_key=None, empty_value=None, seed=None, stream=None,
                  growth_factor=None, allocator=None):
         super().__init__()
+        growable = growable_default(type(self), capacity, growable)
         self.key_dtype, self.value_dtype, key_code, value_code = map_types(key_dtype, value_dtype)
         self._cfg = self._f.map_config_default(key_code, value_code)
         fill_map_config(self._cfg, self.key_dtype, self.value_dtype, capacity, growable, max_load_factor,
                         empty_key, erased_key, empty_value, seed, growth_factor)
         self._use_allocator(self._cfg, allocator)
         self._create(self._cfg, stream)
+
+    # ---- copies and pickles (_persist.Persistent) ----------------------------
+    def _settings(self):
+        cfg = self._cfg
+        return dict(key_dtype=self.key_dtype, value_dtype=self.value_dtype,
+                    capacity=self.capacity if cfg.growable else cfg.capacity, growable=bool(cfg.growable),
+                    max_load_factor=cfg.max_load_factor, seed=cfg.seed,
+                    growth_factor=cfg.growth_factor or None, allocator=self._allocator,
+                    **sentinel_bits(cfg, ("empty_key", "erased_key", "empty_value")))
+
+    def _contents(self, stream):
+        return self.retrieve_all(stream=stream)
+
+    def _fill(self, contents, stream):
+        keys, values = contents
+        self.insert(keys, values, stream=stream)
 
     # ---- sentinels (host-side) ---------------------------------------------
     @property

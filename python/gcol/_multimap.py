@@ -4,17 +4,24 @@ import ctypes
 from ._errors import InvalidArgumentError, Status
 from ._container import Container
 from ._handle import non_negative, typed
-from ._map import fill_map_config, map_types
+from ._map import fill_map_config, map_types, sentinel_bits
+from ._persist import Persistent
 
 ENGINES = {"open": 0, "chained": 1, "chained_lockfree": 2}  # gcol_multimap_engine_t
 
 
-class Multimap(Container):
+class Multimap(Persistent, Container):
     """A GPU multimap: Map's types, sentinels, streams and errors, with
     duplicate keys kept. engine: 'open' (open addressing, fastest), 'chained'
     or 'chained_lockfree' (bucket heads and a node pool of capacity pairs;
     num_buckets 0 means 2 * capacity; allocator as for Map). count(), retrieve(), len(),
-    retrieve_all() and status() wait for the stream."""
+    retrieve_all() and status() wait for the stream.
+
+    copy() (also copy.copy / copy.deepcopy) makes a new multimap with the same
+    settings and pairs on the device; pickling goes through the host
+    (settings and retrieve_all's pairs). Threads: use a multimap from one
+    thread at a time, unless every call that overlaps is a lookup (count;
+    not retrieve, which reads and clears the latched errors)."""
 
     _destroy_name, _prefix = "multimap_destroy", "multimap_"
 
@@ -30,7 +37,23 @@ class Multimap(Container):
         fill_map_config(cfg.map, self.key_dtype, self.value_dtype, capacity, False, max_load_factor, empty_key,
                         erased_key, empty_value, seed)
         self._use_allocator(cfg.map, allocator)
+        self._cfg = cfg
         self._create(cfg, stream)
+
+    # ---- copies and pickles (_persist.Persistent) ----------------------------
+    def _settings(self):
+        cfg = self._cfg
+        return dict(key_dtype=self.key_dtype, value_dtype=self.value_dtype, capacity=cfg.map.capacity,
+                    engine=self.engine, num_buckets=cfg.num_buckets, max_load_factor=cfg.map.max_load_factor,
+                    seed=cfg.map.seed, allocator=self._allocator,
+                    **sentinel_bits(cfg.map, ("empty_key", "erased_key", "empty_value")))
+
+    def _contents(self, stream):
+        return self.retrieve_all(stream=stream)
+
+    def _fill(self, contents, stream):
+        keys, values = contents
+        self.insert(keys, values, stream=stream)
 
     def insert(self, keys, values, stream=None):
         """Insert pairs, every one kept."""

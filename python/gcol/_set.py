@@ -8,6 +8,8 @@ from ctypes import POINTER, c_double, c_int, c_size_t, c_uint32, c_uint64, c_voi
 from . import _dtypes, _lib
 from ._container import Container, Sentinels
 from ._handle import non_negative, raise_unless_latched, typed
+from ._map import growable_default, sentinel_bits
+from ._persist import Persistent
 
 
 class SetConfig(ctypes.Structure):
@@ -56,7 +58,8 @@ def set_config(f, key_dtype, capacity, growable, max_load_factor, empty_key, era
     """(key dtype name, a filled gcol_set_config_t)."""
     key_dtype = _dtypes.dtype_name(key_dtype)
     cfg = f.set_config_default(_dtypes.key_type_code(key_dtype))
-    cfg.capacity = non_negative(capacity, "capacity")
+    if capacity is not None:  # None: the default's 1024 slots (a set that grows)
+        cfg.capacity = non_negative(capacity, "capacity")
     cfg.growable = 1 if growable else 0
     if max_load_factor is not None:
         cfg.max_load_factor = float(max_load_factor)
@@ -70,10 +73,22 @@ def set_config(f, key_dtype, capacity, growable, max_load_factor, empty_key, era
     return key_dtype, cfg
 
 
-class _Keys(Sentinels, Container):
+class _Keys(Persistent, Sentinels, Container):
     """What Set and Multiset share: keys only, so retrieve_all gives one array."""
 
     value_dtype = None
+
+    # ---- copies and pickles (_persist.Persistent) ----------------------------
+    def _settings(self):
+        cfg = self._cfg
+        return dict(key_dtype=self.key_dtype, capacity=cfg.capacity, max_load_factor=cfg.max_load_factor,
+                    seed=cfg.seed, allocator=self._allocator, **sentinel_bits(cfg, ("empty_key", "erased_key")))
+
+    def _contents(self, stream):
+        return (self.retrieve_all(stream=stream),)
+
+    def _fill(self, contents, stream):
+        self.insert(contents[0], stream=stream)
 
     def __repr__(self):
         state = "closed" if self._h is None else "capacity %d" % self.capacity
@@ -106,13 +121,21 @@ class Set(_Keys):
     """A GPU hash set of key_dtype (32/64-bit integers) on gcol_set_t: a Map
     without values (half its bytes), with Map's sentinels, growth, streams and
     errors. len(), size(), retrieve_all() and status() wait for the stream.
-    allocator: None, "torch" or "cupy", as Map's."""
+    allocator: None, "torch" or "cupy", as Map's.
+
+    Without a capacity the set is growable (1024 slots to start); with one it
+    is fixed unless growable=True. copy() (also copy.copy / copy.deepcopy)
+    makes a new set with the same settings and keys on the device; pickling
+    goes through the host (settings and retrieve_all's keys). Threads: use a
+    set from one thread at a time, unless every call that overlaps is a
+    lookup (contains)."""
 
     _destroy_name, _prefix = "set_destroy", "set_"
 
-    def __init__(self, key_dtype, capacity, growable=False, max_load_factor=None, empty_key=None,
+    def __init__(self, key_dtype, capacity=None, growable=None, max_load_factor=None, empty_key=None,
                  erased_key=None, seed=None, stream=None, growth_factor=None, allocator=None):
         super().__init__()
+        growable = growable_default(type(self), capacity, growable)
         self._f = _bind(self._f)
         self.key_dtype, self._cfg = set_config(self._f, key_dtype, capacity, growable, max_load_factor, empty_key,
                                                erased_key, seed, growth_factor)
@@ -122,6 +145,13 @@ class Set(_Keys):
     @property
     def growable(self):
         return bool(self._cfg.growable)
+
+    def _settings(self):
+        settings = super()._settings()
+        cfg = self._cfg
+        settings.update(capacity=self.capacity if cfg.growable else cfg.capacity, growable=bool(cfg.growable),
+                        growth_factor=cfg.growth_factor or None)
+        return settings
 
     def insert(self, keys, stream=None):
         """Insert keys (duplicates and present keys are kept once)."""
@@ -149,7 +179,10 @@ class Set(_Keys):
 class Multiset(_Keys):
     """A GPU multiset of key_dtype on gcol_multiset_t: every inserted key kept,
     duplicates included (fixed capacity). count(), retrieve(), len(),
-    retrieve_all() and status() wait for the stream."""
+    retrieve_all() and status() wait for the stream. copy() and pickling as
+    Set's (every copy of a key is kept). Threads: one thread at a time, unless
+    every call that overlaps is a lookup (count, contains; not retrieve, which
+    reads and clears the latched errors)."""
 
     _destroy_name, _prefix = "multiset_destroy", "multiset_"
 

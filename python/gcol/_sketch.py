@@ -18,6 +18,7 @@ from . import _arrays, _dtypes, _lib
 from ._errors import InvalidArgumentError
 from ._handle import Handle, non_negative, typed
 from ._lib import Allocator
+from ._persist import Persistent
 
 
 class _Header(ctypes.Structure):
@@ -47,6 +48,9 @@ SIGNATURES = {
     "bloom_intersect": (c_int, (_P, _P, _P)),
     "bloom_bits": (c_int, (_P, _SP)),
     "bloom_size": (c_int, (_P, _SP)),
+    "bloom_export_size": (c_int, (_P, _SP)),
+    "bloom_export": (c_int, (_P, c_void_p, _N, _SP, _P)),
+    "bloom_import": (c_int, (_P, c_void_p, _N, _P)),
     "hll_config_default": (HllConfig, ()),
     "hll_create": (c_int, (POINTER(c_void_p), POINTER(HllConfig), _P)),
     "hll_destroy": (None, (_P,)),
@@ -83,7 +87,7 @@ def _creation_stream(stream):
     return stream if stream.__class__ is int else _arrays.stream_handle(stream)
 
 
-class _Sketch(Handle):
+class _Sketch(Persistent, Handle):
     def __init__(self):
         super().__init__()
         self._f = _sketch_functions()
@@ -93,21 +97,49 @@ class _Sketch(Handle):
             raise InvalidArgumentError("expected a %s, not %r" % (type(self).__name__, other))
         return other._handle()
 
+    # ---- copies (merge into an empty twin, on the device) and pickles (bytes) ----
+    def copy(self, stream=None):
+        """A new sketch with the same settings and contents: an empty one
+        merged with this one, on the device, on stream (default: the stream
+        this sketch's calls default to). Asynchronous."""
+        self._handle()  # a closed sketch raises here
+        s = self._own_stream(stream)
+        twin = type(self)(stream=s, **self._settings())
+        try:
+            twin.merge(self, stream=s)
+        except BaseException:
+            twin.close()
+            raise
+        return twin
+
+    def _contents(self, stream):
+        return (self.to_bytes(stream),)
+
 
 class BloomFilter(_Sketch):
     """A GPU Bloom filter of 32/64-bit integer keys (gcol_bloom_t): one
-    32-byte block per key, two bits in each of its four words. Give either
-    size_bytes, or expected_keys with fpr (the smallest filter whose expected
-    false-positive rate for that many distinct keys is at most fpr).
+    32-byte block per key, two bits in each of its four words. Give exactly
+    one of size_bytes, or expected_keys with fpr (the smallest filter whose
+    expected false-positive rate for that many distinct keys is at most fpr).
 
     Inputs are C-contiguous device arrays of exactly key_dtype; calls run on
     ``stream`` (default: the input library's current stream) and do not wait
     for the GPU. Filters merge or intersect only with filters of the same
-    size, seed and key width."""
+    size, seed and key width.
+
+    to_bytes / from_bytes move a filter between processes and GPUs (gcol.h's
+    export format); pickling uses them. copy() (also copy.copy and
+    copy.deepcopy) is a new filter merged with this one on the device.
+    Threads: use a filter from one thread at a time, unless every call that
+    overlaps is a lookup (contains). Adds from several streams are safe."""
 
     _destroy_name = "bloom_destroy"
 
     def __init__(self, key_dtype="uint64", size_bytes=None, expected_keys=None, fpr=0.01, seed=None, stream=None):
+        if (size_bytes is None) == (expected_keys is None):
+            raise TypeError("BloomFilter() takes exactly one of size_bytes= (the filter's bytes) or expected_keys= "
+                            "(with fpr=, the target false-positive rate); %s"
+                            % ("both were given" if size_bytes is not None else "neither was given"))
         super().__init__()
         self.key_dtype = _dtypes.dtype_name(key_dtype)
         cfg = self._f.bloom_config_default(_dtypes.key_type_code(self.key_dtype))
@@ -118,6 +150,7 @@ class BloomFilter(_Sketch):
         cfg.target_fpr = float(fpr)
         if seed is not None:
             cfg.seed = non_negative(seed, "seed") & (2**64 - 1)
+        self.seed = cfg.seed
         handle = c_void_p()
         _check(self._f.bloom_create(ctypes.byref(handle), ctypes.byref(cfg), _creation_stream(stream)))
         self._h = handle.value
@@ -166,6 +199,46 @@ class BloomFilter(_Sketch):
         """self &= other: keys added to both are still found."""
         _check(self._f.bloom_intersect(self._handle(), self._same_kind(other), self._own_stream(stream)))
 
+    def to_bytes(self, stream=None):
+        """The filter as bytes (32-byte header, then its bits). Waits for the stream."""
+        n = c_size_t()
+        _check(self._f.bloom_export_size(self._handle(), ctypes.byref(n)))
+        buf = ctypes.create_string_buffer(n.value)
+        got = c_size_t()
+        _check(self._f.bloom_export(self._handle(), buf, n.value, ctypes.byref(got), self._own_stream(stream)))
+        return buf.raw[:got.value]
+
+    @classmethod
+    def from_bytes(cls, data, key_dtype=None, stream=None):
+        """A new filter holding exported bytes. key_dtype: of the bytes' key
+        width (default uint64 or uint32); malformed bytes raise
+        InvalidArgumentError. Waits for the stream."""
+        data = bytes(data)
+        if len(data) < _BLOOM_HEADER.size:
+            raise InvalidArgumentError("%d bytes are shorter than the 32-byte header" % len(data))
+        magic, _, width, _, seed, blocks, _ = _BLOOM_HEADER.unpack_from(data)
+        if magic != b"GBLM":
+            raise InvalidArgumentError("the bytes do not start with b'GBLM' (not an exported filter)")
+        if key_dtype is None:
+            key_dtype = "uint32" if width == 4 else "uint64"
+        if not 0 < blocks <= (1 << 40) // 32:
+            raise InvalidArgumentError("the bytes' header names %d blocks" % blocks)
+        f = cls(key_dtype, size_bytes=blocks * 32, seed=seed, stream=stream)
+        try:
+            f._fill((data,), stream)
+        except BaseException:
+            f.close()
+            raise
+        return f
+
+    # ---- copies and pickles --------------------------------------------------
+    def _settings(self):
+        return dict(key_dtype=self.key_dtype, size_bytes=self.size_bytes, seed=self.seed)
+
+    def _fill(self, contents, stream):
+        data = contents[0]
+        _check(self._f.bloom_import(self._handle(), data, len(data), self._own_stream(stream)))
+
 
 def expected_fpr(size_bytes, n):
     """Expected false-positive rate of a size_bytes filter holding n distinct keys (host-only)."""
@@ -175,6 +248,7 @@ def expected_fpr(size_bytes, n):
     return f.value
 
 
+_BLOOM_HEADER = struct.Struct("<4sBBHQQQ")  # gcol.h: "GBLM", format, key width, reserved, seed, blocks, reserved
 _HEADER = struct.Struct("<4sBBHQ")  # gcol.h: "GHLL", format, precision, reserved, seed
 
 
@@ -185,7 +259,11 @@ class HyperLogLog(_Sketch):
     add takes C-contiguous device arrays of any gcol dtype (int32, uint32,
     int64, uint64, float32, float64; floats count -0.0 as 0.0 and all NaNs as
     one value). estimate() and to_bytes() wait for the stream; to_bytes /
-    from_bytes / merge_bytes move sketches between processes and GPUs."""
+    from_bytes / merge_bytes move sketches between processes and GPUs, and
+    pickling uses them. copy() (also copy.copy and copy.deepcopy) is a new
+    sketch merged with this one on the device. Threads: use a sketch from one
+    thread at a time, unless every call that overlaps is a lookup (estimate,
+    to_bytes)."""
 
     _destroy_name = "hll_destroy"
 
@@ -255,8 +333,20 @@ class HyperLogLog(_Sketch):
         if magic != b"GHLL":
             raise InvalidArgumentError("the bytes do not start with b'GHLL' (not an exported sketch)")
         h = cls(precision, seed=seed, stream=stream)
-        _check(h._f.hll_import(h._handle(), data, len(data), h._own_stream(stream)))
+        try:
+            h._fill((data,), stream)
+        except BaseException:
+            h.close()
+            raise
         return h
+
+    # ---- copies and pickles --------------------------------------------------
+    def _settings(self):
+        return dict(precision=self.precision, seed=self.seed)
+
+    def _fill(self, contents, stream):
+        data = contents[0]
+        _check(self._f.hll_import(self._handle(), data, len(data), self._own_stream(stream)))
 
 
 def approx_distinct(x, precision=13, seed=None, stream=None):

@@ -14,7 +14,8 @@ from . import _arrays, _dtypes, _lib
 from ._arrow import strings_from_arrow, strings_from_list, strings_to_arrow, strings_to_list  # noqa: F401
 from ._errors import InvalidArgumentError
 from ._handle import Handle, non_negative, raise_unless_latched
-from ._map import ADD, Op
+from ._map import ADD, Op, sentinel_bits
+from ._persist import Persistent
 
 
 class StrmapConfig(ctypes.Structure):
@@ -78,7 +79,7 @@ def _chars_ptr(chars):
     return cai["data"][0], n
 
 
-class StringMap(Handle):
+class StringMap(Persistent, Handle):
     """A GPU dictionary of byte strings (gcol_strmap_t) to values: dense ids
     in first-seen order (``values=None``) or values of any gcol dtype.
 
@@ -90,7 +91,13 @@ class StringMap(Handle):
     slots that skips what does not fit and raises FullError from status()).
     Every call that takes strings waits for its stream once (the offsets are
     checked on the device; a bad row raises InvalidArgumentError naming it,
-    with the map unchanged)."""
+    with the map unchanged).
+
+    copy() (also copy.copy / copy.deepcopy) makes a new map with the same
+    settings and entries, in the same order (so dense ids carry on alike), on
+    the device; pickling goes through the host (settings and retrieve_all's
+    strings and values). Threads: use a map from one thread at a time, unless
+    every call that overlaps is a lookup (find, contains)."""
 
     _destroy_name = "strmap_destroy"
 
@@ -120,6 +127,20 @@ class StringMap(Handle):
     def __repr__(self):
         state = "closed" if self._h is None else "capacity %d" % self.capacity
         return "gcol.StringMap(-> %s, %s)" % (self.value_dtype, state)
+
+    # ---- copies and pickles (_persist.Persistent) ----------------------------
+    def _settings(self):
+        cfg = self._cfg
+        return dict(value_dtype=self.value_dtype, capacity=self.capacity if cfg.growable else cfg.capacity,
+                    growable=bool(cfg.growable), max_load_factor=cfg.max_load_factor, seed=cfg.seed,
+                    growth_factor=cfg.growth_factor or None, **sentinel_bits(cfg, ("empty_value",)))
+
+    def _contents(self, stream):
+        return self.retrieve_all("int64", stream=stream)
+
+    def _fill(self, contents, stream):
+        offsets, chars, values = contents  # entry order: inserted so, the entries keep it
+        self.insert(offsets, chars, values, stream=stream)
 
     # ---- inputs ---------------------------------------------------------------
     def _column(self, offsets, chars, stream):

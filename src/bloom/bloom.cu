@@ -195,6 +195,45 @@ gcol_status_t gcol_bloom_size(const gcol_bloom_t *b, size_t *out) {
   return GCOL_SUCCESS;
 }
 
+gcol_status_t gcol_bloom_export_size(const gcol_bloom_t *b, size_t *out) {
+  api_scope r("gcol_bloom_export_size");
+  GCOL_TRY(check_bloom(b));
+  if (!out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "h_bytes_out is NULL");
+  *out = GCOL_BLOOM_HEADER_BYTES + b->bytes;
+  return GCOL_SUCCESS;
+}
+
+gcol_status_t gcol_bloom_export(const gcol_bloom_t *b, void *bytes, size_t capacity, size_t *len_out,
+                                cudaStream_t s) {
+  api_scope r("gcol_bloom_export");
+  GCOL_TRY(check_bloom(b));
+  size_t want = GCOL_BLOOM_HEADER_BYTES + b->bytes;
+  if (!bytes) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "h_bytes is NULL");
+  if (capacity < want)
+    return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "capacity %zu is less than the %zu bytes of the filter", capacity,
+                     want);
+  GCOL_TRY(gcol_require_device());
+  uint8_t *o = (uint8_t *)bytes;
+  GCOL_CUDA_TRY(cudaMemcpyAsync(o + GCOL_BLOOM_HEADER_BYTES, b->v.words, b->bytes, cudaMemcpyDeviceToHost, s));
+  GCOL_CUDA_TRY(cudaStreamSynchronize(s));
+  gcol_bloom_encode_header(b->v.num_blocks, b->v.seed, b->v.key_bytes, o); /* last: only a whole export is one */
+  if (len_out) *len_out = want;
+  return GCOL_SUCCESS;
+}
+
+gcol_status_t gcol_bloom_import(gcol_bloom_t *b, const void *bytes, size_t len, cudaStream_t s) {
+  api_scope r("gcol_bloom_import");
+  GCOL_TRY(check_bloom(b));
+  GCOL_TRY(gcol_bloom_check_bytes(bytes, len, b->v.num_blocks, b->v.seed, b->v.key_bytes));
+  GCOL_TRY(gcol_require_device());
+  b->last = s;
+  const uint8_t *in = (const uint8_t *)bytes + GCOL_BLOOM_HEADER_BYTES;
+  GCOL_CUDA_TRY(cudaMemcpyAsync(b->v.words, in, b->bytes, cudaMemcpyHostToDevice, s));
+  /* pinned bytes are read by the copy engine after return: finish before the caller reuses them */
+  GCOL_CUDA_TRY(cudaStreamSynchronize(s));
+  return GCOL_SUCCESS;
+}
+
 gcol_status_t gcol_bloom_device_view(const gcol_bloom_t *b, gcol_bloom_view_t *out) {
   api_scope r("gcol_bloom_device_view");
   GCOL_TRY(check_bloom(b));

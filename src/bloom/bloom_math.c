@@ -109,3 +109,43 @@ gcol_status_t gcol_bloom_config_take(const gcol_bloom_config_t *in, gcol_bloom_c
     return BAD("cfg asks for %zu keys at FPR %g, which needs more than 2^40 bytes", c->expected_keys, c->target_fpr);
   return GCOL_SUCCESS;
 }
+
+static void put64(uint8_t *b, uint64_t x) {
+  for (int i = 0; i < 8; ++i) b[i] = (uint8_t)(x >> (8 * i));
+}
+static uint64_t get64(const uint8_t *b) {
+  uint64_t x = 0;
+  for (int i = 7; i >= 0; --i) x = x << 8 | b[i];
+  return x;
+}
+
+void gcol_bloom_encode_header(uint64_t num_blocks, uint64_t seed, int key_bytes, uint8_t *out) {
+  memset(out, 0, GCOL_BLOOM_HEADER_BYTES);
+  memcpy(out, "GBLM", 4);
+  out[4] = GCOL_BLOOM_FORMAT;
+  out[5] = (uint8_t)key_bytes;
+  put64(out + 8, seed);
+  put64(out + 16, num_blocks);
+}
+
+gcol_status_t gcol_bloom_check_bytes(const void *bytes, size_t len, uint64_t num_blocks, uint64_t seed,
+                                     int key_bytes) {
+  const uint8_t *b = (const uint8_t *)bytes;
+  if (!b) return BAD("h_bytes is NULL");
+  if (len < GCOL_BLOOM_HEADER_BYTES) return BAD("%zu bytes are shorter than the 32-byte header", len);
+  if (memcmp(b, "GBLM", 4) != 0) return BAD("the bytes do not start with \"GBLM\" (not an exported filter)");
+  if (b[4] != GCOL_BLOOM_FORMAT) return BAD("format version %u; this library reads %u", b[4], GCOL_BLOOM_FORMAT);
+  if (b[6] || b[7] || get64(b + 24)) return BAD("reserved header bytes (6-7, 24-31) are not zero");
+  if (b[5] != key_bytes)
+    return BAD("the bytes hold a filter of %u-byte keys; this one takes %d-byte keys", b[5], key_bytes);
+  if (get64(b + 8) != seed)
+    return BAD("the bytes' seed 0x%llx is not this filter's 0x%llx", (unsigned long long)get64(b + 8),
+               (unsigned long long)seed);
+  if (get64(b + 16) != num_blocks)
+    return BAD("the bytes hold %llu blocks; this filter has %llu", (unsigned long long)get64(b + 16),
+               (unsigned long long)num_blocks);
+  size_t want = GCOL_BLOOM_HEADER_BYTES + (size_t)num_blocks * GCOL_BLOOM_BLOCK_BYTES;
+  if (len != want)
+    return BAD("%zu bytes; a filter of %llu blocks exports %zu", len, (unsigned long long)num_blocks, want);
+  return GCOL_SUCCESS;
+}

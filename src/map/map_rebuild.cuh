@@ -27,6 +27,7 @@
 
 #include "gcol/device/hash.cuh"
 #include "gcol/device/detail/map_bulk.cuh"
+#include "gcol/device/detail/warp_redux.cuh"
 
 #ifndef GCOL_REBUILD_BLOCK
 #define GCOL_REBUILD_BLOCK 256
@@ -120,7 +121,7 @@ __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) stage_kernel(table_ref fro
         }
       }
   }
-  my_placed = __reduce_add_sync(0xffffffffu, my_placed);
+  my_placed = redux_add(my_placed);
   if ((threadIdx.x & 31) == 0) atomicAdd(&placed, (unsigned long long)my_placed);
   __syncthreads();
   if (threadIdx.x == 0) {

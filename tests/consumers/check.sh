@@ -185,9 +185,12 @@ example_against_install() {
 # build's library (GCOL_PREBUILT_LIBRARY: nothing is compiled again), then the
 # wheel installed into a second, clean venv, where `import gcol` must load the
 # copy inside the package with no GCOL_LIBRARY and no other gcol on the path.
+# The distribution is gcol-cuda13x (files gcol_cuda13x-*); the sdist and the
+# wheel carry LICENSE; scripts/check_wheel.py checks the wheel's manylinux tag
+# against what its library needs (the cheap part of `make wheel`'s check).
 setuptools_ok() {
-  python3 -c 'import setuptools, sys; sys.exit(tuple(map(int, setuptools.__version__.split(".")[:2])) < (70, 1))' \
-    2>/dev/null || { echo "needs setuptools >= 70.1 (.ci/run installs it)"; return 1; }
+  python3 -c 'import setuptools, sys; sys.exit(int(setuptools.__version__.split(".")[0]) < 77)' \
+    2>/dev/null || { echo "needs setuptools >= 77 (.ci/run installs it)"; return 1; }
 }
 
 python_wheel() {
@@ -201,15 +204,25 @@ python_wheel() {
   (cd "$src" && "$work/venv-build/bin/python" -c \
     'import sys; from setuptools import build_meta; print(build_meta.build_sdist(sys.argv[1]))' "$work/sdist" \
     >"$work/sdist.log" 2>&1) || { tail -20 "$work/sdist.log"; return 1; }
+  # (the listing whole first: grep -q would close the pipe on tar under pipefail)
+  tar -tzf "$work"/sdist/gcol_cuda13x-*.tar.gz >"$work/sdist.list" &&
+    grep -qE '^gcol_cuda13x-[^/]+/LICENSE$' "$work/sdist.list" || { echo "the sdist has no LICENSE"; return 1; }
   GCOL_PREBUILT_LIBRARY=$lib "$work/venv-build/bin/python" -m pip wheel -q --no-deps --no-build-isolation \
-    --no-index -w "$work/dist" "$work"/sdist/gcol-*.tar.gz || return 1
-  "$work/venv/bin/python" -m pip install -q --no-index --no-deps "$work"/dist/gcol-*-py3-none-*.whl || return 1
+    --no-index -w "$work/dist" "$work"/sdist/gcol_cuda13x-*.tar.gz || return 1
+  python3 scripts/check_wheel.py "$work"/dist/gcol_cuda13x-*.whl || return 1
+  "$work/venv/bin/python" -m pip install -q --no-index --no-deps "$work"/dist/gcol_cuda13x-*-py3-none-*.whl ||
+    return 1
   (cd "$work" && unset GCOL_LIBRARY GCOL_PREFIX PYTHONPATH && runs "$work/venv/bin/python" -) <<'PY'
+import importlib.metadata
 import os
 import sysconfig
 
 import gcol
 
+dist = importlib.metadata.distribution("gcol-cuda13x")  # the distribution that holds `import gcol`
+assert dist.version == gcol.__version__, dist.version
+assert dist.metadata["License-Expression"] == "Apache-2.0", dist.metadata["License-Expression"]
+assert any(str(f).endswith("licenses/LICENSE") for f in dist.files), "no LICENSE in the installed wheel"
 site = os.path.realpath(sysconfig.get_paths()["platlib"])
 path = os.path.realpath(gcol.library_path())
 assert os.path.realpath(gcol.__file__).startswith(site + os.sep), gcol.__file__
@@ -228,9 +241,10 @@ PY
 python_wheel_without_nvcc() {
   local out line
   setuptools_ok || return $SKIP
-  [ -x "$work/venv-build/bin/python" ] && ls "$work"/sdist/gcol-*.tar.gz >/dev/null || { echo "python_wheel made no sdist"; return 1; }
+  [ -x "$work/venv-build/bin/python" ] && ls "$work"/sdist/gcol_cuda13x-*.tar.gz >/dev/null ||
+    { echo "python_wheel made no sdist"; return 1; }
   if out=$(env -u GCOL_PREBUILT_LIBRARY CUDA_HOME="$work/no-cuda" "$work/venv-build/bin/python" -m pip wheel \
-    --no-deps --no-build-isolation --no-index -w "$work/dist-none" "$work"/sdist/gcol-*.tar.gz 2>&1); then
+    --no-deps --no-build-isolation --no-index -w "$work/dist-none" "$work"/sdist/gcol_cuda13x-*.tar.gz 2>&1); then
     echo "a wheel was built without nvcc"
     return 1
   fi

@@ -28,11 +28,15 @@ def test_expected_fpr_formula():
         _sketch.expected_fpr(0, 10)
 
 
+def test_bloom_filter_takes_exactly_one_size():
+    for kwargs in ({}, {"size_bytes": 1 << 20, "expected_keys": 10}):
+        with pytest.raises(TypeError, match="exactly one of size_bytes"):
+            gcol.BloomFilter("uint64", **kwargs)
+    with pytest.raises(TypeError, match="neither"):
+        gcol.BloomFilter()
+
+
 def test_bad_arguments_come_before_the_device():
-    with pytest.raises(gcol.InvalidArgumentError):
-        gcol.BloomFilter("uint64")  # neither size_bytes nor expected_keys
-    with pytest.raises(gcol.InvalidArgumentError):
-        gcol.BloomFilter("uint64", size_bytes=1 << 20, expected_keys=10)
     with pytest.raises(gcol.InvalidArgumentError):
         gcol.BloomFilter("float32", size_bytes=1024)
     with pytest.raises(gcol.InvalidArgumentError):
@@ -46,6 +50,20 @@ def test_malformed_bytes_are_refused():
     for data in (b"", b"GHLL", b"XXXX" + bytes(12 + 16)):
         with pytest.raises(gcol.InvalidArgumentError):
             gcol.HyperLogLog.from_bytes(data)
+    header = b"GBLM" + bytes([1, 8, 0, 0]) + (7).to_bytes(8, "little")
+    for data in (b"", b"GBLM", b"XXXX" + bytes(28 + 32), header + (0).to_bytes(8, "little") + bytes(8)):
+        with pytest.raises(gcol.InvalidArgumentError):
+            gcol.BloomFilter.from_bytes(data)
+
+
+def test_bloom_export_calls_check_their_arguments_first():
+    f = _sketch._sketch_functions()
+    n = ctypes.c_size_t()
+    buf = ctypes.create_string_buffer(64)
+    assert f.bloom_export_size(None, ctypes.byref(n)) == gcol.Status.INVALID_ARGUMENT
+    assert f.bloom_export(None, buf, 64, ctypes.byref(n), 0) == gcol.Status.INVALID_ARGUMENT
+    assert f.bloom_import(None, buf, 64, 0) == gcol.Status.INVALID_ARGUMENT
+    assert b"gcol_bloom_import" in f.last_error_message()
 
 
 @no_gpu_only

@@ -82,6 +82,7 @@
 #define GCOL_DEVICE_WARP_HEAP_CUH
 
 #include <stdint.h>
+#include "gcol/device/detail/warp_redux.cuh"
 
 namespace gcol {
 
@@ -260,7 +261,7 @@ struct heap_tree {
       uint32_t c = my_child(parent), ch = 0, w = heap_pad;
       if (c) ch = count_head(c), w = top_word(c);
       w = ch & heap_count_mask ? w : heap_pad;
-      uint32_t best = __reduce_min_sync(heap_full_mask, w);
+      uint32_t best = redux_min(w);
       int l = __ffs(__ballot_sync(heap_full_mask, w == best)) - 1;
       c = parent * 32 + 1 + (uint32_t)l;
       ch = __shfl_sync(heap_full_mask, ch, l);
@@ -290,7 +291,7 @@ struct heap_tree {
   __device__ uint32_t most_room_child(uint32_t parent, uint32_t &slots) const {
     uint32_t c = my_child(parent), r = 0;
     if (c) r = heap_subtree_nodes(c, cap) * 32 - count(c);
-    slots = __reduce_max_sync(heap_full_mask, r);
+    slots = redux_max(r);
     return parent * 32 + __ffs(__ballot_sync(heap_full_mask, r == slots));
   }
 
@@ -470,7 +471,7 @@ class warp_heap {
       uint32_t at = buf_ + __popc(mask & ((1u << t_.lane) - 1u)), full = buf_ + k > 32 ? buf_ : 0;
       if (full) at -= take_buffer(bw, bv);
       if (mine) t_.nodes[0].pair[at] = warp_heap_pair{key, val};
-      uint32_t m = __reduce_min_sync(detail::heap_full_mask, mine ? detail::heap_word(key) : detail::heap_pad);
+      uint32_t m = detail::redux_min(mine ? detail::heap_word(key) : detail::heap_pad);
       buf_min_ = m < buf_min_ ? m : buf_min_;
       buf_ += k;
       if (!full) return fits;

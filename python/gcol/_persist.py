@@ -1,0 +1,98 @@
+"""Copies and pickles of containers: never two owners of one native handle.
+
+Every gcol object owns one C handle and destroys it once. ``copy.copy`` and
+``copy.deepcopy`` therefore make a new container (a new handle) holding the
+same contents, on the device, through ``copy()``; an object that cannot be
+copied (a Graph) raises TypeError instead. Pickling goes through the host:
+the state is the container's settings (the arguments that rebuild an empty
+twin) and its contents as NumPy arrays or bytes; unpickling builds the twin
+on the current device and inserts them. So both need a GPU, and pickles
+need NumPy and CuPy or PyTorch (the arrays travel through them).
+
+A container's class supplies:
+  _settings()       the keyword arguments that build an empty twin
+  _contents(stream) its contents as device arrays (or bytes, for sketches)
+  _fill(contents, stream)  insert such contents into an empty twin
+"""
+import sys
+
+from . import _arrays
+
+_FORMAT = 1  # of the pickled state; a later package reads older formats
+
+
+def to_host(a):
+    """A NumPy copy of a device array of CuPy, PyTorch or Numba."""
+    if isinstance(a, (bytes, bytearray)):
+        return bytes(a)
+    if hasattr(a, "cpu") and hasattr(a, "numpy"):  # PyTorch
+        name = str(a.dtype).replace("torch.", "")
+        if name in ("uint32", "uint64"):  # numpy() may not take them: moved as signed, viewed back
+            signed = getattr(sys.modules["torch"], name[1:])
+            return a.view(signed).cpu().numpy().view(name)
+        return a.cpu().numpy()
+    if hasattr(a, "get") and a.__class__.__module__.startswith("cupy"):
+        return a.get()
+    if hasattr(a, "copy_to_host"):  # Numba
+        return a.copy_to_host()
+    raise TypeError("cannot bring a %s to the host" % type(a).__name__)
+
+
+def to_device(a):
+    """A device copy of a NumPy array, in CuPy or PyTorch (whichever is in use)."""
+    if isinstance(a, bytes):
+        return a
+    import numpy as np
+    a = np.ascontiguousarray(a)
+    lib = _arrays.fallback_library()
+    if lib.name == "torch":
+        torch = lib.torch
+        if a.dtype.kind == "u" and a.dtype.itemsize >= 4:  # from_numpy may not take them: as signed
+            signed = "int%d" % (8 * a.dtype.itemsize)
+            return torch.from_numpy(a.view(signed).copy()).cuda().view(getattr(torch, a.dtype.name))
+        return torch.from_numpy(a.copy()).cuda()
+    return lib.cupy.asarray(a)
+
+
+def restore(name, fmt, settings, contents):
+    """Unpickle: a container of class gcol.<name> built from settings, filled with contents."""
+    if fmt != _FORMAT:
+        raise ValueError("a pickled gcol.%s of format %r; this gcol (%s) reads format %d"
+                         % (name, fmt, sys.modules["gcol"].__version__, _FORMAT))
+    cls = getattr(sys.modules["gcol"], name)
+    obj = cls(**settings)
+    try:
+        obj._fill(tuple(to_device(c) for c in contents), None)
+    except BaseException:
+        obj.close()
+        raise
+    return obj
+
+
+class Persistent:
+    """copy(), copy.copy, copy.deepcopy and pickling from _settings /
+    _contents / _fill (see the module's docstring)."""
+
+    def copy(self, stream=None):
+        """A new container with this one's settings and contents, made on the
+        device (the contents are read back and inserted: this waits for the
+        stream). The copy owns its own memory and handle."""
+        self._handle()  # a closed container raises here
+        twin = type(self)(stream=stream, **self._settings())
+        try:
+            twin._fill(self._contents(stream), stream)
+        except BaseException:
+            twin.close()
+            raise
+        return twin
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce__(self):
+        self._handle()
+        contents = tuple(to_host(c) for c in self._contents(None))
+        return (restore, (type(self).__name__, _FORMAT, self._settings(), contents))
