@@ -57,7 +57,7 @@ summary+=("pytest (installed package, GPU): rc=$rc in $(($(date +%s) - start)) s
 start=$(date +%s)
 if python3 -m build --version >/dev/null 2>&1; then
   PIP_NO_INDEX=1 PIP_FIND_LINKS="$wheels" python3 -m build --sdist --outdir /tmp/gcol-sdist . >"$out/sdist.log" 2>&1 &&
-    "${pip[@]}" wheel "${pip_offline[@]}" --no-deps -w /tmp/gcol-wheel /tmp/gcol-sdist/gcol-*.tar.gz >>"$out/sdist.log" 2>&1
+    "${pip[@]}" wheel "${pip_offline[@]}" --no-deps -w /tmp/gcol-wheel /tmp/gcol-sdist/gcol_cuda13x-*.tar.gz >>"$out/sdist.log" 2>&1
   rc=$?
   summary+=("sdist -> wheel: rc=$rc in $(($(date +%s) - start)) s: $(ls /tmp/gcol-sdist /tmp/gcol-wheel 2>/dev/null | grep -E 'tar.gz|whl' | tr '\n' ' ')")
   python3 -m zipfile -l /tmp/gcol-wheel/*.whl 2>/dev/null | grep libgcol | tee -a "$out/sdist.log"
