@@ -86,6 +86,9 @@ def shortest_paths(graph, sources, targets=None, out=None, stream=None):
     dist = typed(out, "float32", "out")
     if dist.n != src.n * nt:
         raise InvalidArgumentError("out has %d elements, %d x %d needed" % (dist.n, src.n, nt))
+    if src.n == 0 or (tgt is not None and tgt.n == 0):  # an empty table (an empty array may have no pointer)
+        graph._handle()  # a closed graph is still refused
+        return out
     s = graph._stream(stream, src)
     graph._check(graph._f.sssp_many_to_many(graph._handle(), src.ptr, src.n, tgt.ptr if tgt else None, nt,
                                             dist.ptr, s))
@@ -116,6 +119,9 @@ def shortest_paths_pred(graph, sources, targets=None, out=None, pred_out=None, s
     for v, name in ((dist, "out"), (pred, "pred_out")):
         if v.n != src.n * nt:
             raise InvalidArgumentError("%s has %d elements, %d x %d needed" % (name, v.n, src.n, nt))
+    if src.n == 0 or (tgt is not None and tgt.n == 0):  # empty tables (an empty array may have no pointer)
+        graph._handle()
+        return out, pred_out
     s = graph._stream(stream, src)
     graph._check(graph._f.sssp_many_to_many_pred(graph._handle(), src.ptr, src.n, tgt.ptr if tgt else None, nt,
                                                  dist.ptr, pred.ptr, s))

@@ -99,7 +99,7 @@ def function_calls(a):
                   ("Graph.grid", gcol.Graph.grid, [Arg(np.ones((3, 4), np.float32), wrong=("float64", "int32"))], {})],
         "shortest_paths": [
             ("shortest_paths", gcol.shortest_paths, [_graph(a), ids], {}),
-            ("shortest_paths-targets", gcol.shortest_paths, [_graph(a), ids, Arg(np.array([2], np.int32),
+            ("shortest_paths-targets", gcol.shortest_paths, [_graph(a), ids, Arg(np.array([2, 1], np.int32),
                                                                                wrong=("int16", "int64"), none_ok=True)],
              {}),
             ("shortest_paths_pred", gcol.shortest_paths_pred, [_graph(a), ids], {}),

@@ -50,8 +50,20 @@ def test_the_docs_say_which_distribution_to_install():
 
 
 @needs_library
+def library_tag():
+    """The library's manylinux tag; skips where the build machine's C++ runtime
+    is newer than every policy wheel_tag knows (no honest tag exists there:
+    release wheels are built in the manylinux_2_28 image)."""
+    try:
+        return wheel_tag.manylinux_tag(str(LIBRARY))
+    except ValueError as e:
+        if "newer than any manylinux policy" in str(e):
+            pytest.skip(str(e))
+        raise
+
+
 def test_the_library_has_a_manylinux_tag():
-    tag = wheel_tag.manylinux_tag(str(LIBRARY))
+    tag = library_tag()
     major, minor = wheel_tag.manylinux_glibc(str(LIBRARY))
     assert tag == "manylinux_%d_%d_x86_64" % (major, minor) and (major, minor) >= (2, 28)
     machine, needed, versions = wheel_tag.dependencies(str(LIBRARY))
@@ -81,7 +93,7 @@ def check_wheel(*args):
 
 @needs_library
 def test_check_wheel_passes_an_honest_wheel_and_fails_the_others(tmp_path):
-    tag = wheel_tag.manylinux_tag(str(LIBRARY))
+    tag = library_tag()
     (tmp_path / "a").mkdir()
     good = check_wheel(make_wheel(tmp_path / "a", tag, LIBRARY))
     assert good.returncode == 0 and good.stdout.startswith("PASS"), good.stdout + good.stderr
