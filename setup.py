@@ -9,6 +9,8 @@ Environment:
                           Makefile's sm_80 + sm_90 + compute_90 PTX)
   GCOL_PREBUILT_LIBRARY   a libgcol.so already built (e.g. build/libgcol.so of
                           `make`): packaged as it is, nothing is compiled
+  GCOL_WITH_NCCL=1        also build and package libgcol_nccl.so (gcol.DistMap;
+                          needs NCCL's headers, NCCL_HOME as for make)
 The wheel holds a platform library but no Python extension, so it is tagged
 py3-none-<platform>: any CPython 3 on that platform can use it. The platform
 is the manylinux tag the library can carry (packaging/wheel_tag.py reads its
@@ -80,6 +82,27 @@ def build_library(build_temp):
     return target
 
 
+def build_nccl_library(build_temp):
+    """GCOL_WITH_NCCL=1: make's libgcol_nccl.so too (gcol.DistMap), beside
+    libgcol.so. Off by default: it needs NCCL's headers to build and ties the
+    wheel to libnccl.so.2, which PyTorch's nvidia-nccl wheel provides at run
+    time. None when it cannot be built (the rest of the package works)."""
+    if os.environ.get("GCOL_WITH_NCCL") != "1":
+        return None
+    home = cuda_home()
+    target = os.path.join(build_temp, "libgcol_nccl.so")
+    cmd = [shutil.which("make") or "make", "-C", ROOT, "BUILD=" + build_temp, "CUDA_HOME=" + home,
+           "NVCC=" + os.path.join(home, "bin", "nvcc"), target]
+    if os.environ.get("GPU_ARCHS"):
+        cmd.append("GPU_ARCHS=" + os.environ["GPU_ARCHS"])
+    print("gcol: building libgcol_nccl.so:", " ".join(cmd), flush=True)
+    if subprocess.call(cmd) != 0:
+        print("gcol: libgcol_nccl.so was not built (NCCL not found? set NCCL_HOME); gcol.DistMap will say so",
+              flush=True)
+        return None
+    return target
+
+
 class BuildPyWithLibrary(build_py):
     """build_py, then libgcol.so (prebuilt or made now) into the package as its SONAME."""
 
@@ -102,6 +125,10 @@ class BuildPyWithLibrary(build_py):
         destination = os.path.join(self.build_lib, "gcol", soname())
         self.mkpath(os.path.dirname(destination))
         self.copy_file(library, destination, preserve_mode=True)
+        nccl_library = None if prebuilt else build_nccl_library(os.path.dirname(library))
+        if nccl_library:
+            self.copy_file(nccl_library, os.path.join(self.build_lib, "gcol", soname().replace("libgcol", "libgcol_nccl")),
+                           preserve_mode=True)
 
 
 class PlatformDistribution(Distribution):

@@ -52,6 +52,8 @@
  *  - A device-side failure (full, reserved key) is reported by the call
  *    that met it and then cleared, as gcol_map_status does.
  *  - At most GCOL_DIST_MAX_RANKS (4096) ranks.
+ *  - GCOL_DIST_PROFILE=1 in the environment: every call prints to stderr
+ *    where its first local rank's time went (a diagnostic, like NCCL_DEBUG).
  *  - A batch holds fewer than 2^32 keys per rank (positions travel as 32-bit
  *    indices); a larger one is an argument error. On failure, find and
  *    contains outputs are unspecified.
