@@ -141,13 +141,16 @@ static test_result_t allocator_refuses(df_t *f, int bad) {
   return works_again(f);
 }
 
-test_result_t df_allocator_refuses(dc_cluster_t *c, int bad) {
+/* body on a fresh df_t of cluster c, freed after. */
+static test_result_t with_fault(dc_cluster_t *c, int bad, test_result_t (*body)(df_t *, int)) {
   df_t f;
   test_result_t r = df_init(&f, c);
-  if (r == TEST_PASS) r = allocator_refuses(&f, bad);
+  if (r == TEST_PASS) r = body(&f, bad);
   df_free_all(&f);
   return r;
 }
+
+test_result_t df_allocator_refuses(dc_cluster_t *c, int bad) { return with_fault(c, bad, allocator_refuses); }
 
 static test_result_t bad_pointers(df_t *f, int bad) {
   const gcol_status_t E = GCOL_ERROR_INVALID_ARGUMENT;
@@ -169,10 +172,4 @@ static test_result_t bad_pointers(df_t *f, int bad) {
   return works_again(f); /* the same pairs again: stored once */
 }
 
-test_result_t df_bad_pointers(dc_cluster_t *c, int bad) {
-  df_t f;
-  test_result_t r = df_init(&f, c);
-  if (r == TEST_PASS) r = bad_pointers(&f, bad);
-  df_free_all(&f);
-  return r;
-}
+test_result_t df_bad_pointers(dc_cluster_t *c, int bad) { return with_fault(c, bad, bad_pointers); }

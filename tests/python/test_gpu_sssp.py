@@ -1,27 +1,16 @@
 """GPU: gcol.shortest_paths on grids and CSR graphs against a CPU Dijkstra."""
-import heapq
 import math
 
 import numpy as np
 import pytest
 
 import gcol
+import references
 
 
 def dijkstra(num_vertices, arcs, source):
     """arcs: {u: [(v, w)]}; distances from source (inf where unreachable)."""
-    dist = [math.inf] * num_vertices
-    dist[source] = 0.0
-    heap = [(0.0, source)]
-    while heap:
-        d, u = heapq.heappop(heap)
-        if d > dist[u]:
-            continue
-        for v, w in arcs.get(u, ()):
-            if d + w < dist[v]:
-                dist[v] = d + w
-                heapq.heappush(heap, (d + w, v))
-    return dist
+    return references.dijkstra(num_vertices, [(u, v, w) for u, out in arcs.items() for v, w in out], source)
 
 
 def grid_arcs(cost):
