@@ -8,7 +8,6 @@ import pathlib
 import pickle
 import shutil
 import subprocess
-import sys
 
 import pytest
 
