@@ -1,6 +1,7 @@
 # gcol — build, test and benchmark.
 #   make            libgcol.a and libgcol.so
-#   make test       build everything and run every test (GPU tests skip without a GPU)
+#   make test       build everything and run every test (GPU tests skip without a GPU),
+#                   after the kernel budget (make kernel-budget)
 #   make demo       build and run the main example
 #   make bench      benchmarks (needs a GPU)
 #   make install    headers, libgcol.a/.so, gcol.pc and the CMake package under PREFIX
@@ -143,6 +144,14 @@ $(BUILD)/libgcol_testing.a: $(TESTING_OBJ)
 $(BUILD)/libgcol.so: $(LIB_OBJ)
 	$(NVCC) -shared $(GPU_ARCHS) $^ -Xlinker -soname=libgcol.so.$(VERSION_MAJOR) \
 	  -Xlinker --exclude-libs=ALL -o $@
+	@$(PYTHON) scripts/kernel_count.py $@ || echo "(the kernels of $@ could not be counted)"
+
+# The kernel budget (issue 42): the shipped library's kernels per SASS target
+# may grow at most 10% over src/kernel_budget.txt (measured with the default
+# GPU_ARCHS); more means fewer instantiations, or a new budget line whose
+# commit says why. Targets without a line are printed, not checked.
+kernel-budget: $(BUILD)/libgcol.so
+	$(PYTHON) scripts/kernel_count.py --budget src/kernel_budget.txt $(BUILD)/libgcol.so
 
 # ---- libgcol_nccl: the sharded map (only where NCCL is found) ---------------
 # NCCL_HOME: a prefix with include/nccl.h and lib/ or lib64/libnccl.so; by
@@ -221,7 +230,7 @@ header-check:
 build-all: all $(BUILD)/gcol_tests $(EXAMPLES) $(BENCHES) $(DIST_ALL) header-check
 
 # C suite, install + consumer checks, pytest; one combined summary line last.
-test: build-all
+test: build-all kernel-budget
 	+@MAKE="$(MAKE)" CUDA_HOME="$(CUDA_HOME)" tests/run_all.sh $(BUILD)
 
 demo: $(BUILD)/examples/map_demo
@@ -279,7 +288,7 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all build-all test demo bench bench-python clean header-check install uninstall wheel FORCE
+.PHONY: all build-all test demo bench bench-python clean header-check kernel-budget install uninstall wheel FORCE
 # The objects of benchmarks and examples come from pattern rules only: kept,
 # not deleted as intermediates. (Not `.SECONDARY:` for every target: that
 # made every target an intermediate, so a deleted library archive was not

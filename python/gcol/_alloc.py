@@ -9,17 +9,15 @@ stream: exactly what both pools expect.
 """
 import ctypes
 
+from ._abi import ALLOC_FN, FREE_FN
 from ._errors import InvalidArgumentError
-
-_ALLOC = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p)
-_FREE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p)
 
 
 class _Hook:
     """The two callbacks (kept alive as long as the container) and what they hold."""
 
     def __init__(self):
-        self.alloc, self.free = _ALLOC(self._alloc), _FREE(self._free)
+        self.alloc, self.free = ALLOC_FN(self._alloc), FREE_FN(self._free)
 
     def install(self, cfg):
         """Point a gcol_map_config_t's allocator at these callbacks."""

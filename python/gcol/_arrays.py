@@ -12,6 +12,8 @@ import datetime
 import math
 import sys
 
+from . import _abi
+from ._abi import DLManagedTensor, DLManagedTensorVersioned
 from ._dtypes import ITEM_SIZE, dtype_name
 from ._errors import InvalidArgumentError
 
@@ -168,47 +170,16 @@ class Numba(CudaArrayInterface):
         return cuda.device_array(shape, dtype=dtype)
 
 
-# ---- DLPack ------------------------------------------------------------------
-class _DLDevice(ctypes.Structure):
-    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
-
-
-class _DLDataType(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
-
-
-class _DLTensor(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32),
-                ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
-                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
-
-
-_DELETER = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-
-
-class _DLManagedTensor(ctypes.Structure):
-    _fields_ = [("dl_tensor", _DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", _DELETER)]
-
-
-class _DLManagedTensorVersioned(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32 * 2), ("manager_ctx", ctypes.c_void_p),
-                ("deleter", _DELETER), ("flags", ctypes.c_uint64), ("dl_tensor", _DLTensor)]
-
-
+# ---- DLPack (its structs: _abi) ------------------------------------------------
 # (name, name once consumed, layout). PyCapsule_SetName keeps the char pointer,
 # so the new names must live as long as the capsules: module constants do.
-_CAPSULE_LAYOUTS = ((b"dltensor", b"used_dltensor", _DLManagedTensor),
-                    (b"dltensor_versioned", b"used_dltensor_versioned", _DLManagedTensorVersioned))
+_CAPSULE_LAYOUTS = ((b"dltensor", b"used_dltensor", DLManagedTensor),
+                    (b"dltensor_versioned", b"used_dltensor_versioned", DLManagedTensorVersioned))
 _DL_CUDA_TYPES = (2, 13)  # kDLCUDA, kDLCUDAManaged
 _DL_DTYPES = {(0, 32): "int32", (0, 64): "int64", (1, 32): "uint32", (1, 64): "uint64",
               (2, 32): "float32", (2, 64): "float64", (1, 8): "bool", (6, 8): "bool"}
 _capsule_api = ctypes.pythonapi
-_capsule_api.PyCapsule_IsValid.restype = ctypes.c_int
-_capsule_api.PyCapsule_IsValid.argtypes = (ctypes.py_object, ctypes.c_char_p)
-_capsule_api.PyCapsule_GetPointer.restype = ctypes.c_void_p
-_capsule_api.PyCapsule_GetPointer.argtypes = (ctypes.py_object, ctypes.c_char_p)
-_capsule_api.PyCapsule_SetName.restype = ctypes.c_int
-_capsule_api.PyCapsule_SetName.argtypes = (ctypes.py_object, ctypes.c_char_p)
+_abi.bind(_capsule_api, _capsule_api, _abi.CAPSULE, prefix="")
 CapsuleType = type(datetime.datetime_CAPI)
 
 

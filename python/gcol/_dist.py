@@ -9,47 +9,17 @@ and every rank makes the same calls in the same order (they are collective).
 NCCL is loaded at run time from what the user already has: $NCCL_HOME/lib,
 else the ``nvidia-nccl`` wheel PyTorch installs (``nvidia.nccl``), else the
 dynamic loader's search. libgcol_nccl.so is looked for at $GCOL_NCCL_LIBRARY,
-else next to the libgcol.so in use.
+else next to the libgcol.so in use. Their signatures are _abi.NCCL and _abi.DIST.
 """
 import contextlib
 import ctypes
 import os
-from ctypes import POINTER, byref, c_char_p, c_int, c_size_t, c_void_p
+from ctypes import byref, c_int, c_size_t, c_void_p
 
-from . import _arrays, _dtypes, _lib
+from . import _abi, _arrays, _dtypes, _lib
 from ._errors import ERROR_FOR_STATUS, GcolError, InvalidArgumentError, LibraryNotFoundError
 from ._handle import typed
 from ._map import fill_map_config, map_types, op_code
-
-
-class NcclUniqueId(ctypes.Structure):
-    _fields_ = [("internal", ctypes.c_char * 128)]
-
-
-_P, _N = c_void_p, c_size_t
-_SIGNATURES = {
-    "dist_map_create": (c_int, (POINTER(c_void_p), POINTER(_lib.MapConfig), _P, _P)),
-    "dist_map_destroy": (None, (_P,)),
-    "dist_map_insert": (c_int, (_P, _P, _P, _N, _P)),
-    "dist_map_insert_or_assign": (c_int, (_P, _P, _P, _N, _P)),
-    "dist_map_insert_or_apply": (c_int, (_P, _P, _P, _N, c_int, _P)),
-    "dist_map_find": (c_int, (_P, _P, _N, _P, _P)),
-    "dist_map_contains": (c_int, (_P, _P, _N, _P, _P)),
-    "dist_map_erase": (c_int, (_P, _P, _N, _P)),
-    "dist_map_size": (c_int, (_P, POINTER(c_size_t), _P)),
-    "dist_map_retrieve_all": (c_int, (_P, _P, _P, POINTER(c_size_t), _P)),
-    "dist_map_shard": (_P, (_P,)),
-    "dist_group_start": (c_int, ()),
-    "dist_group_end": (c_int, ()),
-    "dist_last_error_message": (c_char_p, ()),
-}
-_NCCL_SIGNATURES = {
-    "ncclGetUniqueId": (c_int, (POINTER(NcclUniqueId),)),
-    "ncclCommInitRank": (c_int, (POINTER(c_void_p), c_int, NcclUniqueId, c_int)),
-    "ncclCommInitAll": (c_int, (POINTER(c_void_p), c_int, POINTER(c_int))),
-    "ncclCommDestroy": (c_int, (_P,)),
-    "ncclGetErrorString": (c_char_p, (c_int,)),
-}
 
 
 class _Nccl:
@@ -85,10 +55,7 @@ class _Nccl:
             except OSError as e:
                 tried.append("%s (%s)" % (path, e))
                 continue
-            for name, (restype, argtypes) in _NCCL_SIGNATURES.items():
-                fn = getattr(dll, name)
-                fn.restype, fn.argtypes = restype, argtypes
-                setattr(self, name, fn)
+            _abi.bind(self, dll, _abi.NCCL, prefix="")
             return path
         raise LibraryNotFoundError("NCCL not found: gcol.DistMap needs libnccl.so.2. Install PyTorch (its "
                                    "nvidia-nccl wheel) or set NCCL_HOME to an NCCL install. Tried:\n  "
@@ -107,10 +74,7 @@ class _Nccl:
             except OSError as e:
                 tried.append("%s (%s)" % (path, e))
                 continue
-            for name, (restype, argtypes) in _SIGNATURES.items():
-                fn = getattr(dll, "gcol_" + name)
-                fn.restype, fn.argtypes = restype, argtypes
-                setattr(self, name, fn)
+            _abi.bind(self, dll, _abi.DIST)
             return path
         raise LibraryNotFoundError("libgcol_nccl.so not found (gcol.DistMap needs it: `make` builds it where "
                                    "NCCL is found; set GCOL_NCCL_LIBRARY to its path). Tried:\n  "
@@ -216,7 +180,7 @@ class DistMap:
             raise InvalidArgumentError("DistMap.from_torch needs torch.distributed.init_process_group first")
         libs = _libs()
         rank, nranks = dist.get_rank(group), dist.get_world_size(group)
-        uid = NcclUniqueId()
+        uid = _abi.NcclUniqueId()
         if rank == 0:
             libs.check_nccl(libs.ncclGetUniqueId(byref(uid)), "ncclGetUniqueId")
         box = [ctypes.string_at(ctypes.addressof(uid), ctypes.sizeof(uid)) if rank == 0 else None]

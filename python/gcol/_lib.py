@@ -1,4 +1,4 @@
-"""Finding and loading libgcol.so, and the C signatures, declared once.
+"""Finding and loading libgcol.so, binding the C signatures of _abi to it.
 
 The library is loaded on first use, so ``import gcol`` works anywhere. Where it
 is looked for, in order (``GCOL_LIBRARY`` alone when set):
@@ -15,8 +15,9 @@ import ctypes
 import os
 import subprocess
 import sys
-from ctypes import POINTER, c_char_p, c_double, c_int, c_size_t, c_uint, c_uint32, c_uint64, c_void_p
+from ctypes import c_uint
 
+from . import _abi
 from ._errors import ERROR_FOR_STATUS, GcolError, LibraryNotFoundError, Status
 from ._version import __version__
 
@@ -24,84 +25,12 @@ MAJOR = int(__version__.split(".")[0])
 SONAME = "libgcol.so.%d" % MAJOR
 
 
-class Allocator(ctypes.Structure):
-    _fields_ = [("alloc", c_void_p), ("free", c_void_p), ("ctx", c_void_p)]
-
-
-# GCOL_CONFIG_HEADER: size, magic, version. Only the C _default functions fill
-# it (a config is always one of theirs with fields changed), so a library of
-# another version sees the struct this package was written against.
-_CONFIG_HEADER = [("size", c_size_t), ("magic", c_uint32), ("version", c_uint32)]
-
-
-class MapConfig(ctypes.Structure):
-    _fields_ = _CONFIG_HEADER + [("key_type", c_int), ("value_type", c_int), ("capacity", c_size_t),
-                ("max_load_factor", c_double), ("growable", c_int), ("empty_key", c_uint64),
-                ("erased_key", c_uint64), ("empty_value", c_uint64), ("seed", c_uint64),
-                ("allocator", Allocator), ("growth_factor", c_int)]
-
-
-class MultimapConfig(ctypes.Structure):
-    _fields_ = _CONFIG_HEADER + [("engine", c_int), ("num_buckets", c_size_t), ("map", MapConfig)]
-
-
-_P, _N, _E, _SP = c_void_p, c_size_t, c_int, POINTER(c_size_t)  # pointer, count, enum, size_t*
-# name without "gcol_": (return type, argument types); statuses are ints
-SIGNATURES = {
-    "version": (c_uint, ()),
-    "status_string": (c_char_p, (_E,)),
-    "last_cuda_error": (c_int, ()),
-    "last_error_message": (c_char_p, ()),
-    "type_size": (c_size_t, (_E,)),
-    "map_config_default": (MapConfig, (_E, _E)),
-    "map_create": (c_int, (POINTER(c_void_p), POINTER(MapConfig), _P)),
-    "map_destroy": (None, (_P,)),
-    "map_insert": (c_int, (_P, _P, _P, _N, _P, _P)),
-    "map_insert_or_assign": (c_int, (_P, _P, _P, _N, _P)),
-    "map_insert_and_find": (c_int, (_P, _P, _P, _N, _P, _P, _P)),
-    "map_insert_or_apply": (c_int, (_P, _P, _P, _N, _E, _P)),
-    "map_find": (c_int, (_P, _P, _N, _P, _P)),
-    "map_contains": (c_int, (_P, _P, _N, _P, _P)),
-    "map_erase": (c_int, (_P, _P, _N, _P, _P)),
-    "map_retrieve_all": (c_int, (_P, _P, _P, _SP, _P)),
-    "map_size": (c_int, (_P, _SP, _P)),
-    "map_capacity": (c_int, (_P, _SP)),
-    "map_clear": (c_int, (_P, _P)),
-    "map_reserve": (c_int, (_P, _N, _P)),
-    "map_status": (c_int, (_P, _P)),
-    "multimap_config_default": (MultimapConfig, (_E, _E, _E)),
-    "multimap_create": (c_int, (POINTER(c_void_p), POINTER(MultimapConfig), _P)),
-    "multimap_destroy": (None, (_P,)),
-    "multimap_insert": (c_int, (_P, _P, _P, _N, _P, _P)),
-    "multimap_count": (c_int, (_P, _P, _N, _P, _P, _P)),
-    "multimap_retrieve": (c_int, (_P, _SP, _P, _P, _N, _P, _P, _P, _N, _P, _P)),
-    "multimap_retrieve_all": (c_int, (_P, _P, _P, _SP, _P)),
-    "multimap_size": (c_int, (_P, _SP, _P)),
-    "multimap_capacity": (c_int, (_P, _SP)),
-    "multimap_clear": (c_int, (_P, _P)),
-    "multimap_status": (c_int, (_P, _P)),
-    "graph_create_csr": (c_int, (POINTER(c_void_p), _N, _N, _P, _P, _P, _P)),
-    "graph_create_grid3d": (c_int, (POINTER(c_void_p), c_uint, c_uint, c_uint, _P, c_int, _P)),
-    "graph_destroy": (None, (_P,)),
-    "sssp_many_to_many": (c_int, (_P, _P, _N, _P, _N, _P, _P)),
-    "sssp_many_to_many_pred": (c_int, (_P, _P, _N, _P, _N, _P, _P, _P)),
-    "sssp_paths": (c_int, (_P, _P, _P, _N, _P, _P, _N, _P, _P)),
-}
-
-
-def _bind_into(obj, dll, signatures):
-    for name, (restype, argtypes) in signatures.items():
-        fn = getattr(dll, "gcol_" + name)
-        fn.restype, fn.argtypes = restype, argtypes
-        setattr(obj, name, fn)
-
-
 class Functions:
     """The library's functions as attributes named without "gcol_"."""
 
     def __init__(self, dll, path):
         self.path = path
-        _bind_into(self, dll, SIGNATURES)
+        _abi.bind(self, dll, _abi.CORE)
 
 
 def _pkg_config_libdir():
@@ -188,11 +117,11 @@ def functions():
 
 
 def bind(f, signatures):
-    """f (functions()) with the calls of signatures ({name: (restype,
-    argtypes)}, C names without "gcol_") bound, once: a module that declares
-    its own calls (sets, string maps) binds them on first use."""
+    """f (functions()) with the calls of signatures (a group of _abi: SET,
+    SKETCH, STRMAP) bound, once: the modules of sets, sketches and string maps
+    bind theirs on first use."""
     if not all(hasattr(f, name) for name in signatures):
-        _bind_into(f, ctypes.CDLL(f.path), signatures)  # the library already loaded: same handle
+        _abi.bind(f, ctypes.CDLL(f.path), signatures)  # the library already loaded: same handle
     return f
 
 

@@ -1,57 +1,19 @@
 """gcol.Set and gcol.Multiset: keys only (gcol_set_t, gcol_multiset_t).
 
-Self-contained: the set's config struct and C signatures are declared here
-and bound to the loaded library on first use."""
+The set's config struct and C signatures are in _abi (SetConfig, SET), bound
+to the loaded library on first use."""
 import ctypes
-from ctypes import POINTER, c_double, c_int, c_size_t, c_uint32, c_uint64, c_void_p
 
-from . import _dtypes, _lib
+from . import _abi, _dtypes, _lib
 from ._container import Container, Sentinels
 from ._handle import non_negative, raise_unless_latched, typed
 from ._map import growable_default, sentinel_bits
 from ._persist import Persistent
 
 
-class SetConfig(ctypes.Structure):
-    """gcol_set_config_t (GCOL_CONFIG_HEADER first)."""
-    _fields_ = [("size", c_size_t), ("magic", c_uint32), ("version", c_uint32), ("key_type", c_int),
-                ("capacity", c_size_t), ("max_load_factor", c_double), ("growable", c_int),
-                ("empty_key", c_uint64), ("erased_key", c_uint64), ("seed", c_uint64),
-                ("allocator", _lib.Allocator), ("growth_factor", c_int)]
-
-
-_P, _N, _E, _SP = c_void_p, c_size_t, c_int, POINTER(c_size_t)
-_SIGNATURES = {
-    "set_config_default": (SetConfig, (_E,)),
-    "set_create": (c_int, (POINTER(c_void_p), POINTER(SetConfig), _P)),
-    "set_destroy": (None, (_P,)),
-    "set_insert": (c_int, (_P, _P, _N, _P, _P)),
-    "set_insert_and_contains": (c_int, (_P, _P, _N, _P, _P)),
-    "set_contains": (c_int, (_P, _P, _N, _P, _P)),
-    "set_erase": (c_int, (_P, _P, _N, _P, _P)),
-    "set_retrieve_all": (c_int, (_P, _P, _SP, _P)),
-    "set_size": (c_int, (_P, _SP, _P)),
-    "set_capacity": (c_int, (_P, _SP)),
-    "set_clear": (c_int, (_P, _P)),
-    "set_reserve": (c_int, (_P, _N, _P)),
-    "set_status": (c_int, (_P, _P)),
-    "multiset_create": (c_int, (POINTER(c_void_p), POINTER(SetConfig), _P)),
-    "multiset_destroy": (None, (_P,)),
-    "multiset_insert": (c_int, (_P, _P, _N, _P, _P)),
-    "multiset_count": (c_int, (_P, _P, _N, _P, _P, _P)),
-    "multiset_contains": (c_int, (_P, _P, _N, _P, _P)),
-    "multiset_retrieve": (c_int, (_P, _SP, _P, _P, _N, _P, _P, _N, _P, _P)),
-    "multiset_retrieve_all": (c_int, (_P, _P, _SP, _P)),
-    "multiset_size": (c_int, (_P, _SP, _P)),
-    "multiset_capacity": (c_int, (_P, _SP)),
-    "multiset_clear": (c_int, (_P, _P)),
-    "multiset_status": (c_int, (_P, _P)),
-}
-
-
 def _bind(f):
     """The library's functions with the set's bound (once)."""
-    return _lib.bind(f, _SIGNATURES)
+    return _lib.bind(f, _abi.SET)
 
 
 def set_config(f, key_dtype, capacity, growable, max_load_factor, empty_key, erased_key, seed, growth_factor):

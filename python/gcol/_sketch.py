@@ -7,67 +7,22 @@ arrays.
     maybe = f.contains(queries)                 # bool array, False: certainly absent
     n = gcol.approx_distinct(column, precision=14)
 
-The C signatures of these calls are declared here (not in _lib.SIGNATURES)
-so that this module stays self-contained; they bind the same loaded library.
+The config structs and C signatures of these calls are in _abi (BloomConfig,
+HllConfig, SKETCH), bound to the same loaded library on first use.
 """
 import ctypes
 import struct
-from ctypes import POINTER, c_double, c_int, c_size_t, c_uint32, c_uint64, c_void_p
+from ctypes import c_double, c_int, c_size_t, c_void_p
 
-from . import _arrays, _dtypes, _lib
+from . import _abi, _arrays, _dtypes, _lib
 from ._errors import InvalidArgumentError
 from ._handle import Handle, non_negative, typed
-from ._lib import Allocator
 from ._persist import Persistent
 
 
-class _Header(ctypes.Structure):
-    _fields_ = [("size", c_size_t), ("magic", c_uint32), ("version", c_uint32)]
-
-
-class BloomConfig(ctypes.Structure):
-    _fields_ = [("header", _Header), ("key_type", c_int), ("size_bytes", c_size_t), ("expected_keys", c_size_t),
-                ("target_fpr", c_double), ("seed", c_uint64), ("allocator", Allocator)]
-
-
-class HllConfig(ctypes.Structure):
-    _fields_ = [("header", _Header), ("precision", c_int), ("seed", c_uint64), ("allocator", Allocator)]
-
-
-_P, _N, _E, _SP = c_void_p, c_size_t, c_int, POINTER(c_size_t)
-SIGNATURES = {
-    "bloom_config_default": (BloomConfig, (_E,)),
-    "bloom_expected_fpr": (c_int, (_N, _N, POINTER(c_double))),
-    "bloom_size_for": (c_int, (_N, c_double, _SP)),
-    "bloom_create": (c_int, (POINTER(c_void_p), POINTER(BloomConfig), _P)),
-    "bloom_destroy": (None, (_P,)),
-    "bloom_add": (c_int, (_P, _P, _N, _P)),
-    "bloom_contains": (c_int, (_P, _P, _N, _P, _P)),
-    "bloom_clear": (c_int, (_P, _P)),
-    "bloom_merge": (c_int, (_P, _P, _P)),
-    "bloom_intersect": (c_int, (_P, _P, _P)),
-    "bloom_bits": (c_int, (_P, _SP)),
-    "bloom_size": (c_int, (_P, _SP)),
-    "bloom_export_size": (c_int, (_P, _SP)),
-    "bloom_export": (c_int, (_P, c_void_p, _N, _SP, _P)),
-    "bloom_import": (c_int, (_P, c_void_p, _N, _P)),
-    "hll_config_default": (HllConfig, ()),
-    "hll_create": (c_int, (POINTER(c_void_p), POINTER(HllConfig), _P)),
-    "hll_destroy": (None, (_P,)),
-    "hll_add": (c_int, (_P, _P, _N, _E, _P)),
-    "hll_merge": (c_int, (_P, _P, _P)),
-    "hll_estimate": (c_int, (_P, POINTER(c_double), _P)),
-    "hll_clear": (c_int, (_P, _P)),
-    "hll_export_size": (c_int, (_P, _SP)),
-    "hll_export": (c_int, (_P, c_void_p, _N, _SP, _P)),
-    "hll_import": (c_int, (_P, c_void_p, _N, _P)),
-    "hll_import_merge": (c_int, (_P, c_void_p, _N, _P)),
-    "hll_precision": (c_int, (_P, POINTER(c_int))),
-}
-
 def _sketch_functions():
     """The library's functions with the sketches' bound (once)."""
-    return _lib.bind(_lib.functions(), SIGNATURES)
+    return _lib.bind(_lib.functions(), _abi.SKETCH)
 
 
 def _check(status):

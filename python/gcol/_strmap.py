@@ -5,12 +5,11 @@ n + 1 entries; string i is ``chars[offsets[i]:offsets[i + 1]]``) and
 ``chars`` (uint8 or int8). Helpers (in _arrow) convert from and to a host
 ``pyarrow.StringArray`` / ``LargeStringArray`` and a list of ``str``.
 
-Self-contained: the config and column structs and the C signatures are
-declared here and bound to the loaded library on first use."""
+The config and column structs and the C signatures are in _abi
+(StrmapConfig, Strings, STRMAP), bound to the loaded library on first use."""
 import ctypes
-from ctypes import POINTER, c_double, c_int, c_size_t, c_uint32, c_uint64, c_void_p
 
-from . import _arrays, _dtypes, _lib
+from . import _abi, _arrays, _dtypes, _lib
 from ._arrow import strings_from_arrow, strings_from_list, strings_to_arrow, strings_to_list  # noqa: F401
 from ._errors import InvalidArgumentError
 from ._handle import Handle, non_negative, raise_unless_latched
@@ -18,43 +17,12 @@ from ._map import ADD, Op, sentinel_bits
 from ._persist import Persistent
 
 
-class StrmapConfig(ctypes.Structure):
-    """gcol_strmap_config_t (GCOL_CONFIG_HEADER first)."""
-    _fields_ = [("size", c_size_t), ("magic", c_uint32), ("version", c_uint32), ("value_type", c_int),
-                ("capacity", c_size_t), ("max_load_factor", c_double), ("growable", c_int),
-                ("empty_value", c_uint64), ("seed", c_uint64), ("alloc", c_void_p), ("free", c_void_p),
-                ("ctx", c_void_p), ("growth_factor", c_int)]
-
-
-class Strings(ctypes.Structure):
-    """gcol_strings_t."""
-    _fields_ = [("d_offsets", c_void_p), ("offset_type", c_int), ("d_chars", c_void_p), ("chars_bytes", c_size_t),
-                ("n", c_size_t)]
-
-
-_P, _N, _E, _SP = c_void_p, c_size_t, c_int, POINTER(c_size_t)
-_S = POINTER(Strings)
-_SIGNATURES = {
-    "strmap_config_default": (StrmapConfig, (_E,)),
-    "strmap_create": (c_int, (POINTER(c_void_p), POINTER(StrmapConfig), _P)),
-    "strmap_destroy": (None, (_P,)),
-    "strmap_insert": (c_int, (_P, _S, _P, _P, _P)),
-    "strmap_insert_and_find": (c_int, (_P, _S, _P, _P, _P, _P)),
-    "strmap_insert_or_apply": (c_int, (_P, _S, _P, _E, _P)),
-    "strmap_find": (c_int, (_P, _S, _P, _P)),
-    "strmap_contains": (c_int, (_P, _S, _P, _P)),
-    "strmap_retrieve_all": (c_int, (_P, _P, _E, _P, _P, _SP, _SP, _P)),
-    "strmap_size": (c_int, (_P, _SP, _P)),
-    "strmap_capacity": (c_int, (_P, _SP)),
-    "strmap_clear": (c_int, (_P, _P)),
-    "strmap_status": (c_int, (_P, _P)),
-}
 _OFFSET_TYPES = {"int32": 2, "int64": 3}  # GCOL_I32, GCOL_I64
 
 
 def _bind(f):
     """The library's functions with the strmap's bound (once)."""
-    return _lib.bind(f, _SIGNATURES)
+    return _lib.bind(f, _abi.STRMAP)
 
 
 def _chars_ptr(chars):
@@ -151,7 +119,7 @@ class StringMap(Persistent, Handle):
         if v.n < 1:
             raise InvalidArgumentError("offsets needs n + 1 >= 1 entries")
         ptr, nbytes = _chars_ptr(chars)
-        col = Strings(v.ptr, _OFFSET_TYPES[v.dtype], ptr if nbytes else None, nbytes, v.n - 1)
+        col = _abi.Strings(v.ptr, _OFFSET_TYPES[v.dtype], ptr if nbytes else None, nbytes, v.n - 1)
         self._chars_ref = chars  # alive until the call is done with it
         return col, v, v.n - 1, self._stream(stream, v)
 

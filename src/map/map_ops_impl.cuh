@@ -13,6 +13,47 @@
 namespace gcol {
 namespace detail {
 
+/* The instantiation matrix: which kernels exist. A call goes
+ *   with_widths (map_ops.h: kb x vb -> the oa_ops<KB, VB> of one object,
+ *                map_instance_KB_VB.o, 9 pairs: the Makefile's PAIRS)
+ *   -> with_tile (T: the tiles below) -> with_upsert_mode (upsert only)
+ *   -> with_lanes (W: one value in the shipped build) -> one kernel.
+ *
+ * Tiles T compiled per pair in the shipped library (GCOL_OA_TILE and
+ * GCOL_OA_TILE_ALT of map_policy.h; equal ones compile once):
+ *   pair            slot        T       per-T kernels  per-pair kernels  total
+ *   4_4             SLOT_PAIR8  2       13 + 1 reduce  3 + 3 region + 1  21
+ *   4_8, 8_4, 8_8   SLOT_PAIR16 4, 2    13 + 1 reduce  3 + 3 region + 1  35 each
+ *   4_0, 8_0        SLOT_KEY4/8 2, 4    13             3 + 3 region      32 each
+ *   16_0            SLOT_KEY16  4       13             3                 16
+ *   16_4, 16_8      SLOT_PAIR32 2       13             3                 16 each
+ *   238 kernels per SASS target (scripts/kernel_count.py counts the whole
+ *   library: these, the multimap's, and every other module's).
+ * Per tile T (13):
+ *   upsert: with_upsert_mode gives 4 (MODE, OUTPUTS): (INSERT, outputs),
+ *     (INSERT, -), (ASSIGN, -), (APPLY, -); each has upsert_solo_kernel<T,
+ *     KB, VB, MODE, OUTPUTS> and upsert_kernel<T, W, ...> with W =
+ *     upsert_lanes<T, SB>: 8. (16-byte keys never run the solo kernels, as
+ *     solo_for is false for them at run time, but they are compiled.)
+ *   find / contains: find_solo_kernel<T, KB, VB>, find_kernel<T, W, KB, VB>
+ *     with W = worker_lanes<T, true, SB>: 2.
+ *   erase: erase_kernel<T, W, KB, VB>, W = worker_lanes<T, false, SB>: 1.
+ *   growth (rehash): stage_kernel<T, KB, VB>, deferred_kernel<T, KB, VB>: 2.
+ *   "+ 1 reduce": grouped_reduce_kernel<T, KB, VB> (apply_grouped; maps of
+ *     4- and 8-byte keys only).
+ * Per pair: fill_kernel<SB>, count_used_kernel<SB>, retrieve_kernel<KB, VB>
+ *   (3, no tile); "3 region": grouped_histogram_kernel<KB>,
+ *   grouped_starts_kernel<KB>, grouped_scatter_kernel<KB, 0> (order_regions,
+ *   keys of 4 or 8 bytes, shared with apply_grouped's first steps); "+ 1":
+ *   grouped_scatter_kernel<KB, VB> (apply_grouped's pairs).
+ * Test and bench builds (GCOL_TESTING) compile T in {1, 2, 4, 8} for every
+ * pair and, for keys-only pairs, W in {1, 2} as well (with_lanes).
+ * The multimap and multiset (mm_instance.cu, the same 9 pairs) add 7 per
+ * pair: oa_insert_kernel, chain_insert_kernel, oa_count_solo_kernel and
+ * query_kernel<E, KB, VB, WRITE> for both engines E and WRITE false / true;
+ * a multiset's contains is oa_ops<KB, 0>::find on GCOL_MULTISET_TILE (the
+ * ALT tile of the keys-only pairs above). */
+
 /* Call f with the tile size as a compile-time constant (f(tile_c<T>())).
  * The shipped library compiles the two tiles its policy picks for the slot
  * size SB (GCOL_OA_TILE and GCOL_OA_TILE_ALT, map_policy.h); the test and

@@ -1,5 +1,6 @@
 """Host-only: the ctypes mirrors of gcol.h's structs match the C compiler's
 layout, and calls that need no device answer through them."""
+import ctypes
 import os
 import pathlib
 import shutil
@@ -7,16 +8,35 @@ import subprocess
 
 import pytest
 
-from gcol import _lib
+from gcol import _abi, _lib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CUDA_HOME = os.environ.get("CUDA_HOME", "/usr/local/cuda")
-STRUCTS = {"gcol_map_config_t": _lib.MapConfig, "gcol_multimap_config_t": _lib.MultimapConfig,
-           "gcol_allocator_t": _lib.Allocator}
+STRUCTS = _abi.GCOL_STRUCTS  # every gcol.h struct the package mirrors
+# Python fields that gather or spread C members: the sketches' "header" is
+# GCOL_CONFIG_HEADER's three members, the strmap config's alloc / free / ctx
+# are its allocator's.
+C_MEMBER = {("header", "size"): "size", ("header", "magic"): "magic", ("header", "version"): "version"}
+C_MEMBER_OF = {_abi.StrmapConfig: {("alloc",): "allocator.alloc", ("free",): "allocator.free",
+                                   ("ctx",): "allocator.ctx"}}
+
+
+def leaves(mirror, base=0, path=(), top=None):
+    """(C member designator, offset, size) of every leaf field of a ctypes struct,
+    nested structs flattened ("allocator.alloc", "map.seed")."""
+    top = top or mirror
+    for name, ftype in mirror._fields_:
+        field = getattr(mirror, name)
+        p = path + (name,)
+        if isinstance(ftype, type) and issubclass(ftype, ctypes.Structure):
+            yield from leaves(ftype, base + field.offset, p, top)
+        else:
+            member = C_MEMBER_OF.get(top, {}).get(p) or C_MEMBER.get(p, ".".join(p))
+            yield member, base + field.offset, field.size
 
 
 def c_layout(tmp_path):
-    """{(struct, field or None): offset or size} as the C compiler lays them out."""
+    """{"struct" or "struct.member": offset or size} as the C compiler lays them out."""
     cc = shutil.which(os.environ.get("CC", "cc"))
     if cc is None or not (pathlib.Path(CUDA_HOME) / "include" / "cuda_runtime_api.h").exists():
         pytest.skip("needs a C compiler and the CUDA headers")
@@ -24,25 +44,36 @@ def c_layout(tmp_path):
              'printf("enum %zu\\n", sizeof(gcol_type_t));']
     for struct, mirror in STRUCTS.items():
         lines.append('printf("%s %%zu\\n", sizeof(%s));' % (struct, struct))
-        lines += ['printf("%s.%s %%zu\\n", offsetof(%s, %s));' % (struct, f, struct, f)
-                  for f, _ in mirror._fields_]
+        for member, _, _ in leaves(mirror):
+            lines.append('printf("%s.%s %%zu %%zu\\n", offsetof(%s, %s), sizeof(((%s *)0)->%s));'
+                         % (struct, member, struct, member, struct, member))
     lines.append("return 0; }")
     src, exe = tmp_path / "layout.c", tmp_path / "layout"
     src.write_text("\n".join(lines))
     subprocess.run([cc, "-std=c11", "-I", str(ROOT / "include"), "-I", CUDA_HOME + "/include", str(src), "-o",
                     str(exe)], check=True)
     out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
-    return dict(line.rsplit(" ", 1) for line in out.splitlines())
+    return dict(line.split(" ", 1) for line in out.splitlines())
 
 
 def test_struct_layouts_match_the_header(tmp_path):
-    import ctypes
     layout = c_layout(tmp_path)
     assert int(layout["enum"]) == ctypes.sizeof(ctypes.c_int)
     for struct, mirror in STRUCTS.items():
         assert int(layout[struct]) == ctypes.sizeof(mirror), struct
-        for field, _ in mirror._fields_:
-            assert int(layout["%s.%s" % (struct, field)]) == getattr(mirror, field).offset, (struct, field)
+        for member, offset, size in leaves(mirror):
+            assert layout["%s.%s" % (struct, member)] == "%d %d" % (offset, size), (struct, member)
+
+
+def test_every_signature_names_a_mirrored_struct_or_a_plain_type():
+    """Struct arguments and results of every group are _abi's own classes."""
+    mirrors = set(STRUCTS.values()) | {_abi.NcclUniqueId}
+    for group in (_abi.CORE, _abi.SET, _abi.SKETCH, _abi.STRMAP, _abi.DIST, _abi.NCCL):
+        for name, (restype, argtypes) in group.items():
+            for t in (restype,) + tuple(argtypes):
+                t = getattr(t, "_type_", t)  # POINTER(struct) -> struct
+                if isinstance(t, type) and issubclass(t, ctypes.Structure):
+                    assert t in mirrors, (name, t)
 
 
 def test_config_defaults_come_back_by_value():

@@ -6,7 +6,7 @@ import ctypes
 import pytest
 
 import gcol
-from gcol import _arrays
+from gcol import _abi, _arrays
 
 DEVICE_PTR = 0x7F0000000000  # never dereferenced: views only read pointers
 
@@ -94,14 +94,14 @@ def dlpack_capsule(shape, device_type=2, code=0, bits=64, strides=None, data=DEV
     deleted = []
     shape_c = (ctypes.c_int64 * len(shape))(*shape)
     strides_c = (ctypes.c_int64 * len(shape))(*strides) if strides else None
-    managed = _arrays._DLManagedTensor()
+    managed = _abi.DLManagedTensor()
     t = managed.dl_tensor
     t.data, t.ndim, t.byte_offset = data, len(shape), byte_offset
     t.device.device_type, t.dtype.code, t.dtype.bits, t.dtype.lanes = device_type, code, bits, 1
     t.shape = ctypes.cast(shape_c, ctypes.POINTER(ctypes.c_int64))
     if strides_c is not None:
         t.strides = ctypes.cast(strides_c, ctypes.POINTER(ctypes.c_int64))
-    deleter = _arrays._DELETER(deleted.append)
+    deleter = _abi.DL_DELETER(deleted.append)
     managed.deleter = deleter
     capsule = _new_capsule(ctypes.addressof(managed), b"dltensor", None)
     return capsule, deleted, (shape_c, strides_c, managed, deleter)

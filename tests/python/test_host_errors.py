@@ -126,12 +126,12 @@ def test_null_pointers_and_foreign_configs_carry_the_c_message():
 
 
 def test_configs_come_from_the_default_functions():
-    from gcol import _lib
+    from gcol import _abi, _lib
     f = _lib.functions()
     cfg, mm = f.map_config_default(3, 5), f.multimap_config_default(3, 5, 1)
     for c in (cfg, mm, mm.map):
         assert c.magic == 0x6C6F6367 and c.version == f.version()
-    assert cfg.size == ctypes_sizeof(_lib.MapConfig) and mm.size == ctypes_sizeof(_lib.MultimapConfig)
+    assert cfg.size == ctypes_sizeof(_abi.MapConfig) and mm.size == ctypes_sizeof(_abi.MultimapConfig)
 
 
 def ctypes_sizeof(t):

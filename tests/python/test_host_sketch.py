@@ -6,7 +6,7 @@ import pytest
 
 import gcol
 from conftest import HAVE_GPU
-from gcol import _sketch
+from gcol import _abi, _sketch
 
 no_gpu_only = pytest.mark.skipif(HAVE_GPU, reason="checks the behaviour without a GPU")
 
@@ -14,10 +14,10 @@ no_gpu_only = pytest.mark.skipif(HAVE_GPU, reason="checks the behaviour without 
 def test_config_structs_match_the_c_defaults():
     f = _sketch._sketch_functions()
     b = f.bloom_config_default(1)
-    assert b.header.size == ctypes.sizeof(_sketch.BloomConfig) and b.header.magic == 0x6C6F6367
+    assert b.header.size == ctypes.sizeof(_abi.BloomConfig) and b.header.magic == 0x6C6F6367
     assert b.key_type == 1 and b.size_bytes == 0 and b.target_fpr == 0.01
     h = f.hll_config_default()
-    assert h.header.size == ctypes.sizeof(_sketch.HllConfig) and h.precision == 13
+    assert h.header.size == ctypes.sizeof(_abi.HllConfig) and h.precision == 13
 
 
 def test_expected_fpr_formula():

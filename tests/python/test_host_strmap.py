@@ -5,15 +5,15 @@ import ctypes
 import pytest
 
 import gcol
-from gcol import _strmap
+from gcol import _abi, _strmap
 
 
 def test_config_struct_matches_the_library():
     f = _strmap._bind(gcol._lib.functions())
     cfg = f.strmap_config_default(1)  # GCOL_U64
-    assert cfg.size == ctypes.sizeof(_strmap.StrmapConfig)
+    assert cfg.size == ctypes.sizeof(_abi.StrmapConfig)
     assert cfg.growable == 1 and cfg.capacity == 1024 and cfg.empty_value == 2**64 - 1
-    assert ctypes.sizeof(_strmap.Strings) == 40
+    assert ctypes.sizeof(_abi.Strings) == 40
 
 
 def test_refusals_before_the_device():
