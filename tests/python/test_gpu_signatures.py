@@ -135,8 +135,8 @@ def test_join_every_how_against_pandas_merge(xp, rng, how, nl, nr, domain, colum
         np.testing.assert_array_equal(xp.host(got), want)
         return
     merged = pd.merge(lf, rf, on=on, how=how, indicator=True)
-    want = list(zip(merged["li"].fillna(-1).astype(np.int64).tolist(), merged["ri"].fillna(-1).astype(np.int64).tolist(),
-                    merged["_merge"].astype(str).tolist()))
+    want = list(zip(merged["li"].fillna(-1).astype(np.int64).tolist(),
+                    merged["ri"].fillna(-1).astype(np.int64).tolist(), merged["_merge"].astype(str).tolist()))
     if how == "outer":  # pandas sorts by key; gcol: left's pairs, then right's rows alone
         want = sorted(want, key=lambda p: (p[0] < 0, p[0], p[1]))
     li, ri = xp.host(got[0]), xp.host(got[1])
