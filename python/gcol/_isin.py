@@ -1,9 +1,15 @@
 """gcol.isin: membership of every element of x in test_values, through gcol's hash set."""
 import math
-from typing import Any, Union
+from typing import Any, Union, overload
 
 from ._keys import LOAD, Keys
 from ._typing import Array, KeyColumns
+
+
+@overload
+def isin(x: KeyColumns, test_values: KeyColumns, *, invert: bool = ..., assume_unique: bool = ...) -> Any: ...
+@overload  # noqa: E302
+def isin(x: Array, test_values: Any, *, invert: bool = ..., assume_unique: bool = ...) -> Array: ...
 
 
 def isin(x: Union[Array, KeyColumns], test_values: Union[Array, KeyColumns], *, invert: bool = False,

@@ -1,16 +1,29 @@
 """gcol.join: the row pairs of an equi-join, through gcol's multimap."""
 import math
-from typing import Any
+from typing import Any, Literal, Tuple, overload
 
 from ._errors import InvalidArgumentError
 from ._keys import LOAD, Keys
 from ._multimap import Multimap
-from ._typing import How
+from ._typing import Array
 
 HOW = ("inner", "left", "right", "outer", "semi", "anti")
 
 
-def join(left_keys: Any, right_keys: Any, *, how: How = "inner") -> Any:
+# (issue 41, item 7) the result's shape by how: a type checker sees the tuple's length
+@overload
+def join(left_keys: Array, right_keys: Any, *, how: Literal["inner"] = ...) -> Tuple[Array, Array]: ...
+@overload  # noqa: E302
+def join(left_keys: Array, right_keys: Any, *, how: Literal["left", "right"]) -> Tuple[Array, Array, Array]: ...
+@overload  # noqa: E302
+def join(left_keys: Array, right_keys: Any, *, how: Literal["outer"]) -> Tuple[Array, Array, Array, Array]: ...
+@overload  # noqa: E302
+def join(left_keys: Array, right_keys: Any, *, how: Literal["semi", "anti"]) -> Array: ...
+@overload  # noqa: E302
+def join(left_keys: Any, right_keys: Any, *, how: str = ...) -> Any: ...
+
+
+def join(left_keys: Any, right_keys: Any, *, how: str = "inner") -> Any:
     """The row pairs of the equi-join of left_keys with right_keys, as
     pandas ``merge`` lists them.
 
