@@ -222,6 +222,9 @@ def sort_key(be, values, dtype):
     if dtype in ("uint32", "uint64"):
         w = WIDTH[dtype]
         return be.bits(values, "int%d" % w) ^ -(2 ** (w - 1))
+    if dtype in ("uint8", "uint16"):  # through the signed view: PyTorch converts few unsigned types
+        w = WIDTH[dtype]
+        return be.astype(be.bits(values, "int%d" % w), "int32") & (2**w - 1)
     if WIDTH[dtype] < 32 and not is_float(dtype):
         return be.astype(values, "int32")
     return values

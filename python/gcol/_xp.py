@@ -80,7 +80,7 @@ class Torch(Backend):
         import torch
         self.m, self.device = torch, device
         # PyTorch has no gather/scatter kernels for uint32/uint64: those go as their signed bits
-        self.signed = {getattr(torch, "uint%d" % b): getattr(torch, "int%d" % b) for b in (32, 64)
+        self.signed = {getattr(torch, "uint%d" % b): getattr(torch, "int%d" % b) for b in (16, 32, 64)
                        if hasattr(torch, "uint%d" % b)}
 
     def context(self):
