@@ -8,24 +8,25 @@ groups and the time. Without a GPU it says so and exits 0.
 """
 import sys
 import time
+from typing import Any, Tuple
 
 import gcol
 
 ROWS, GROUPS = 10_000_000, 100_000
 
 
-def random_rows(n, groups):
+def random_rows(n: int, groups: int) -> Tuple[Any, Any, Any]:
     """(group keys int64, values float64) on the GPU, with CuPy or PyTorch."""
     try:
-        import cupy
+        import cupy  # type: ignore[import-not-found, unused-ignore]
         return cupy.random.randint(0, groups, n, dtype=cupy.int64), cupy.random.random(n), cupy
     except ImportError:
-        import torch
+        import torch  # type: ignore[import-not-found, unused-ignore]
         keys = torch.randint(0, groups, (n,), dtype=torch.int64, device="cuda")
         return keys, torch.rand(n, dtype=torch.float64, device="cuda"), torch
 
 
-def main():
+def main() -> int:
     try:
         sums = gcol.Map("int64", "float64", capacity=2 * GROUPS)
     except gcol.NoDeviceError as e:

@@ -9,10 +9,11 @@ device arrays, without copying through the host.
 
 and the calls people make on arrays (PyTorch, CuPy, Numba, DLPack):
 
-    values, counts = gcol.unique(x, return_counts=True)
+    values, counts = gcol.unique(x, return_counts=True)          # sorted, as numpy.unique
     group_keys, sums = gcol.groupby_reduce(keys, values, op="sum")
-    mask = gcol.isin(x, test_values)
+    mask = gcol.isin(x, test_values, invert=False)
     left_index, right_index = gcol.join(left_keys, right_keys, how="inner")
+    (a, b), counts = gcol.unique((col_a, col_b), return_counts=True)   # key columns
 
 Errors are GcolError subclasses carrying the C status (``.status``) and the
 C library's message (``.message``: the call, the argument and the rule).

@@ -1,9 +1,11 @@
 """What Map and Multimap share: their whole-container calls, which differ only
 in the C prefix (gcol_map_* / gcol_multimap_*)."""
 import ctypes
+from typing import Any
 
 from . import _alloc, _dtypes
 from ._handle import Handle, raise_unless_latched, typed
+from ._typing import StreamLike
 
 
 class Sentinels:
@@ -11,11 +13,11 @@ class Sentinels:
     Set, Multiset), as values of its key dtype; host-side."""
 
     @property
-    def empty_key(self):
+    def empty_key(self) -> Any:
         return _dtypes.from_bits(self._cfg.empty_key, self.key_dtype)
 
     @property
-    def erased_key(self):
+    def erased_key(self) -> Any:
         return _dtypes.from_bits(self._cfg.erased_key, self.key_dtype)
 
 
@@ -61,23 +63,23 @@ class Container(Handle):
         return "gcol.%s(%s -> %s, %s)" % (type(self).__name__, self.key_dtype, self.value_dtype, state)
 
     @property
-    def capacity(self):
+    def capacity(self) -> int:
         """Slots (Map, open Multimap) or pool nodes (chained Multimap); host-side."""
         n = ctypes.c_size_t()
         self._check(self._c("capacity")(self._handle(), ctypes.byref(n)))
         return n.value
 
-    def size(self, stream=None):
+    def size(self, stream: StreamLike = None) -> int:
         """Number of stored pairs. Waits for the stream."""
         n = ctypes.c_size_t()
         self._synced(self._c("size")(self._handle(), ctypes.byref(n), self._own_stream(stream)), n.value,
                      self._call_name("size"))
         return n.value
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.size()
 
-    def retrieve_all(self, like=None, stream=None):
+    def retrieve_all(self, like: Any = None, stream: StreamLike = None) -> Any:
         """(keys, values) of every stored pair, in no particular order, as arrays
         of like's library ('cupy', 'torch' or an array; default: the library of
         the last input). Waits for the stream."""
@@ -95,10 +97,10 @@ class Container(Handle):
         self._synced(status or size_status, result, self._call_name("retrieve_all" if status else "size"))
         return result
 
-    def clear(self, stream=None):
+    def clear(self, stream: StreamLike = None) -> None:
         """Remove every pair and clear latched errors (asynchronous)."""
         self._check(self._c("clear")(self._handle(), self._own_stream(stream)))
 
-    def status(self, stream=None):
+    def status(self, stream: StreamLike = None) -> None:
         """Wait for the stream; raise the latched FullError / ReservedKeyError, if any."""
         self._check(self._c("status")(self._handle(), self._own_stream(stream)), self._call_name("status"))

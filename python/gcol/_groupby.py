@@ -1,47 +1,90 @@
 """gcol.groupby_reduce: reduce value columns by key through gcol's hash map
 (one insert_or_apply pass per column and reduction)."""
-from typing import Any, List, Sequence, Tuple, Union
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
+from ._dtypes import dtype_name
 from ._errors import InvalidArgumentError
-from ._keys import Keys
+from ._keys import FUNCTION_DTYPES, Keys, is_float, prepare
 from ._map import ADD, MAX, MIN
+from ._typing import DTypeLike, Ops
 from ._xp import adopt
 
 OPS = ("sum", "min", "max", "count", "mean")
 _MAP_OPS = {"sum": ADD, "min": MIN, "max": MAX}
-VALUE_DTYPES = ("int32", "uint32", "int64", "uint64", "float32", "float64")
+VALUE_DTYPES = ("int32", "uint32", "int64", "uint64", "float32", "float64")  # what the map stores
+# narrow value dtypes as the map stores them (min and max come back in the input's dtype)
+_WIDENED = {"bool": "int32", "int8": "int32", "int16": "int32", "uint8": "int32", "uint16": "int32",
+            "float16": "float32", "bfloat16": "float32"}
 
 
-def groupby_reduce(keys: Any, values: Union[Any, Sequence[Any]], op: Union[str, Sequence[str]] = "sum",
-                   sorted: bool = False) -> Tuple[Any, Union[Any, List[Any]]]:
+def groupby_reduce(keys: Any, values: Union[Any, Sequence[Any]], *, op: Ops = "sum", sorted: bool = True,
+                   dtype: Union[None, DTypeLike, Sequence[Optional[DTypeLike]]] = None
+                   ) -> Tuple[Any, Union[Any, List[Any]]]:
     """Group the rows by key and reduce each value column: ``(group_keys, results)``.
 
-    keys: a C-contiguous device array (CuPy, PyTorch CUDA, Numba,
-    ``__cuda_array_interface__`` or DLPack) of int32, uint32, int64, uint64,
-    float32 or float64, read as flat (n rows).
-    values: one such array of n elements, or a list/tuple of them (several
-    columns in one call; each of the six dtypes), of keys' library.
-    op: "sum", "min", "max", "count" or "mean", or one per column.
-    sorted: group_keys ascending (else in no particular order).
+    Parameters
+    ----------
+    keys : device array, or tuple of device arrays
+        CuPy, PyTorch CUDA, Numba, ``__cuda_array_interface__`` or DLPack,
+        read as flat (n rows), of any dtype ``gcol.unique`` takes. A tuple
+        of key columns of one length groups by every column (pandas
+        ``groupby([...])``; up to 128 bits in all).
+    values : device array, or list/tuple of them
+        One value column of n elements, or several (one call for all), of
+        keys' library: int8 to int64, uint8 to uint64, bool, float16,
+        bfloat16, float32 or float64. Strided views are copied first.
+    op : str or sequence of str, keyword-only
+        "sum", "min", "max", "count" or "mean", or one per column.
+    sorted : bool, keyword-only, default True
+        group_keys ascending (tuples: lexicographically), as pandas'
+        ``groupby(sort=True)``. ``sorted=False`` is the fast path: groups in
+        an unspecified order (results stay aligned with group_keys).
+    dtype : dtype, or one per column (None entries keep the default), keyword-only
+        What sums and means accumulate in (int32, uint32, int64, uint64,
+        float32 or float64), as NumPy's ``sum(dtype=)``. Default: int64 for
+        signed integers and bool, uint64 for unsigned ones (no wrapping
+        below 2^63 / 2^64), float32 for float16/bfloat16 (results cast
+        back), the column's own dtype for float32 and float64.
+        ``dtype="int32"`` keeps the wrapping 32-bit sums of gcol 1.3.
 
-    Returns group_keys (1-D, keys' dtype, one per distinct key) and the
-    reduced column(s) aligned with it: one array, or a list when values was a
-    list/tuple. Result dtypes: sum, min, max keep the column's dtype (integer
-    sums wrap, as with ``index_add_``; pass int64 for 64-bit sums); count is
-    int64; mean is float64 for integer columns and the column's dtype for
-    floats. Floats: sum and mean take NaN along (NaN result); min and max
-    skip NaN values (NaN only where a group has nothing else). Float keys,
-    compared as bits: -0.0 and 0.0 are one key (+0.0 in group_keys), all NaN
-    keys are one group (the quiet NaN in group_keys; pandas' default
-    dropna=True drops them), every other bit pattern, subnormals included,
-    is its own key. Empty inputs give empty results.
+    Returns
+    -------
+    group_keys : array, or tuple of arrays
+        One per distinct key, keys' dtype(s).
+    results : array, or list of arrays
+        Aligned with group_keys: one array, or a list when values was a
+        list/tuple. Dtypes: sum: the accumulator's (int64 / uint64 for
+        integers by default; float16/bfloat16 columns: their own); min and
+        max: the column's; count: int64; mean: float64 for integer columns
+        (the accumulator's if it is a float), the column's for float ones.
 
-    Stream: the current stream of keys' library; the call waits for it (the
-    number of groups sizes the results).
+    Raises
+    ------
+    gcol.InvalidArgumentError
+        Host arrays, unsupported dtypes, a column of another length or
+        library, an unknown op, a dtype that is not a sum type, or keys of
+        more than 128 bits in all (the message says which).
+    gcol.OutOfMemoryError, gcol.NoDeviceError
 
-    Errors: gcol.InvalidArgumentError for host arrays, strided views,
-    unsupported dtypes, a column of another length or library, an unknown op
-    (the message says which); OutOfMemoryError; NoDeviceError.
+    Notes
+    -----
+    Floats: sum and mean take NaN along (NaN result); min and max skip NaN
+    values (NaN only where a group has nothing else). Float keys, compared
+    as bits: -0.0 and 0.0 are one key (+0.0 in group_keys), all NaN keys
+    are one group (the quiet NaN in group_keys; pandas' default dropna=True
+    drops them), every other bit pattern, subnormals included, is its own
+    key. Empty inputs give empty results. Runs on the current stream of
+    keys' library and waits for it (the number of groups sizes the results).
+
+    Examples
+    --------
+    >>> k = torch.tensor([2, 1, 2], device="cuda")
+    >>> v = torch.tensor([10, 20, 30], device="cuda", dtype=torch.int32)
+    >>> gcol.groupby_reduce(k, v, op="sum")                # int64 sums
+    (tensor([1, 2], ...), tensor([20, 40], ...))
+    >>> gk, (s, m) = gcol.groupby_reduce(k, [v, v], op=["sum", "mean"])
+    >>> gcol.groupby_reduce(k, v, op="sum", dtype="int32")  # 32-bit, wrapping
+    (tensor([1, 2], ...), tensor([20, 40], ..., dtype=torch.int32))
     """
     single = not isinstance(values, (list, tuple))
     columns = [values] if single else list(values)
@@ -53,54 +96,84 @@ def groupby_reduce(keys: Any, values: Union[Any, Sequence[Any]], op: Union[str, 
     for o in ops:
         if o not in OPS:
             raise InvalidArgumentError("op must be one of %s, not %r" % (", ".join(OPS), o))
+    dtypes = list(dtype) if isinstance(dtype, (list, tuple)) else [dtype] * len(columns)
+    if len(dtypes) != len(columns):
+        raise InvalidArgumentError("dtype has %d entries for %d value columns" % (len(dtypes), len(columns)))
+    accumulators = []
+    for d in dtypes:
+        if d is not None:
+            try:
+                d = dtype_name(d)
+            except InvalidArgumentError:
+                pass  # named below with what dtype= takes
+            if d not in VALUE_DTYPES:
+                raise InvalidArgumentError("dtype must be one of %s (what sums and means accumulate in), not %s"
+                                           % (", ".join(VALUE_DTYPES), d))
+        accumulators.append(d)
     k = Keys([(keys, "keys")])
     be, n = k.backend, k.sizes[0]
     cols = []
     for i, c in enumerate(columns):
         what = "values" if single else "values[%d]" % i
-        a, v = adopt(c, what)
+        a = adopt(c, what)
         if a.backend.name != be.name:
             raise InvalidArgumentError("%s is a %s array but keys a %s one: pass arrays of one library"
                                        % (what, a.backend.name, be.name))
         if a.backend.device != be.device:
             raise InvalidArgumentError("%s is on device %s but keys on %s: pass arrays of one device"
                                        % (what, a.backend.device, be.device))
-        if v.dtype not in VALUE_DTYPES:
-            raise InvalidArgumentError("%s: values must be int32, uint32, int64, uint64, float32 or float64, "
-                                       "not %s" % (what, v.dtype))
-        if v.n != n:
-            raise InvalidArgumentError("%s has %d elements, keys %d" % (what, v.n, n))
-        cols.append((be.reshape(a.array, (-1,)), v.dtype))
+        if a.dtype not in FUNCTION_DTYPES:
+            raise InvalidArgumentError("%s: values must be %s, not %s" % (what, ", ".join(FUNCTION_DTYPES), a.dtype))
+        if a.n != n:
+            raise InvalidArgumentError("%s has %d elements, keys %d" % (what, a.n, n))
+        cols.append((be.reshape(prepare(a, what), (-1,)), a.dtype))
+    specs = [_spec(o, d, acc) for o, (_, d), acc in zip(ops, cols, accumulators)]
     with be.context():
         s = be.stream()
-        passes = _passes(be, n, cols, ops)
+        passes = _passes(be, n, cols, specs)
         if n == 0:
             bits = k.flat[0]
-            reduced = {key: be.empty(0, dtype) for key, (_, _, dtype) in passes.items()}
+            reduced = {key: be.empty(0, map_dtype) for key, (_, _, map_dtype) in passes.items()}
         else:
             bits, reduced = k.run(lambda cap: _reduce(k, cap, s, passes), [0], s)
         group_keys = k.values(bits)
-        results = [_result(be, reduced, i, o, dtype) for i, (o, (_, dtype)) in enumerate(zip(ops, cols))]
+        results = [_result(be, reduced, i, spec) for i, spec in enumerate(specs)]
         if sorted and n:
-            order = be.argsort(k.sort_key(group_keys))
-            group_keys = be.take(group_keys, order)
+            order = k.order(group_keys)
+            group_keys = k.take(group_keys, order)
             results = [be.take(r, order) for r in results]
     results = [k.output(r) for r in results]
     return k.output(group_keys), (results[0] if single else results)
 
 
-def _passes(be, n, cols, ops):
+def _spec(op, dtype, accumulator):
+    """(op, the map's value dtype, the result's dtype, the mean's division dtype or None)."""
+    if op == "count":
+        return op, "int64", "int64", None
+    if op in ("min", "max"):
+        return op, _WIDENED.get(dtype, dtype), dtype, None
+    if accumulator is None:
+        if is_float(dtype):
+            accumulator = _WIDENED.get(dtype, dtype)
+        else:
+            accumulator = "uint64" if dtype.startswith("uint") else "int64"
+    if op == "sum":
+        result = dtype if dtype in ("float16", "bfloat16") and accumulator == "float32" else accumulator
+        return op, accumulator, result, None
+    division = accumulator if is_float(accumulator) else "float64"
+    result = dtype if dtype in ("float16", "bfloat16") and division == "float32" else division
+    return op, accumulator, result, division
+
+
+def _passes(be, n, cols, specs):
     """{pass key: (values, map op, value dtype)}: one insert_or_apply pass each;
     "count" (values None: the map adds one per key) is shared by every count and mean."""
     passes = {}
     count_dtype = "int32" if n < 2**31 else "int64"
-    for i, (o, (column, dtype)) in enumerate(zip(ops, cols)):
-        if o in _MAP_OPS:
-            passes[(i, o)] = (column, _MAP_OPS[o], dtype)
-        if o == "mean":
-            wide = dtype if dtype.startswith("float") or dtype.endswith("64") else (
-                "int64" if dtype == "int32" else "uint64")
-            passes[(i, "sum")] = (column if wide == dtype else be.astype(column, wide), ADD, wide)
+    for i, ((column, dtype), (o, map_dtype, _, _)) in enumerate(zip(cols, specs)):
+        if o in _MAP_OPS or o == "mean":
+            values = column if map_dtype == dtype else be.astype(column, map_dtype)
+            passes[(i, "sum" if o == "mean" else o)] = (values, _MAP_OPS.get(o, ADD), map_dtype)
         if o in ("count", "mean") and "count" not in passes:
             passes["count"] = (None, ADD, count_dtype)  # no values: the map counts
     return passes
@@ -121,10 +194,13 @@ def _reduce(k, capacity, s, passes):
     return bits, reduced
 
 
-def _result(be, reduced, i, o, dtype):
+def _result(be, reduced, i, spec):
+    o, map_dtype, result, division = spec
     if o in _MAP_OPS:
-        return reduced[(i, o)]
+        r = reduced[(i, o)]
+        return r if result == map_dtype else be.astype(r, result)
     count = be.astype(reduced["count"], "int64")
     if o == "count":
         return count
-    return be.divide(reduced[(i, "sum")], count, dtype if dtype.startswith("float") else "float64")
+    mean = be.divide(reduced[(i, "sum")], count, division)
+    return mean if result == division else be.astype(mean, result)

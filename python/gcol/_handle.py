@@ -1,9 +1,12 @@
 """What Map, Multimap and Graph share: the C handle and its destroy, status
 checks, and the stream and array plumbing of every call."""
 import operator
+from typing import TypeVar
 
 from . import _arrays, _dtypes, _lib
 from ._errors import InvalidArgumentError, Status
+
+_H = TypeVar("_H", bound="Handle")
 
 _LATCHED = (Status.FULL, Status.RESERVED_KEY)
 
@@ -18,7 +21,7 @@ class Handle:
         self._stream_ref = None  # the last stream object: alive until the C side is done with it
 
     # ---- lifetime: destroy frees on the stream of the last call -------------
-    def close(self):
+    def close(self) -> None:
         """Free the device memory now (also done when the object is collected)."""
         if self._h is not None:
             getattr(self._f, self._destroy_name)(self._h)
@@ -31,7 +34,7 @@ class Handle:
         except Exception:  # interpreter shutdown: the library may be gone already
             pass
 
-    def __enter__(self):
+    def __enter__(self: _H) -> _H:
         return self
 
     # ---- one owner per handle: copies and pickles ----------------------------

@@ -1,11 +1,13 @@
 """gcol.Map: the GPU hash map (gcol_map_t) for CuPy, PyTorch and other device arrays."""
 import enum
+from typing import Any, Optional, Tuple, Union
 
 from . import _dtypes
 from ._errors import InvalidArgumentError
 from ._container import Container, Sentinels
 from ._handle import non_negative, typed
 from ._persist import Persistent
+from ._typing import DTypeLike, StreamLike
 
 
 class Op(enum.IntEnum):
@@ -102,9 +104,11 @@ class Map(Persistent, Sentinels, Container):
 
     _destroy_name, _prefix = "map_destroy", "map_"
 
-    def __init__(self, key_dtype, value_dtype, capacity=None, growable=None, max_load_factor=None,
-                 empty_key=None, erased_key=None, empty_value=None, seed=None, stream=None,
-                 growth_factor=None, allocator=None):
+    def __init__(self, key_dtype: DTypeLike, value_dtype: DTypeLike, capacity: Optional[int] = None,
+                 growable: Optional[bool] = None, max_load_factor: Optional[float] = None,
+                 empty_key: Any = None, erased_key: Any = None, empty_value: Any = None, seed: Optional[int] = None,
+                 stream: StreamLike = None, growth_factor: Optional[int] = None,
+                 allocator: Optional[str] = None) -> None:
         super().__init__()
         growable = growable_default(type(self), capacity, growable)
         self.key_dtype, self.value_dtype, key_code, value_code = map_types(key_dtype, value_dtype)
@@ -132,26 +136,27 @@ class Map(Persistent, Sentinels, Container):
 
     # ---- sentinels (host-side) ---------------------------------------------
     @property
-    def growable(self):
+    def growable(self) -> bool:
         return bool(self._cfg.growable)
 
     @property
-    def empty_value(self):
+    def empty_value(self) -> Any:
         """What find returns for absent keys."""
         return _dtypes.from_bits(self._cfg.empty_value, self.value_dtype)
 
     # ---- inserts -------------------------------------------------------------
-    def insert(self, keys, values, stream=None):
+    def insert(self, keys: Any, values: Any, stream: StreamLike = None) -> None:
         """Insert pairs; a key already present keeps its value (the first wins)."""
         k, v, s = self._pairs(keys, values, stream)
         self._check(self._f.map_insert(self._handle(), k.ptr, v.ptr, k.n, None, s))
 
-    def insert_or_assign(self, keys, values, stream=None):
+    def insert_or_assign(self, keys: Any, values: Any, stream: StreamLike = None) -> None:
         """Insert pairs; a key already present takes the new value."""
         k, v, s = self._pairs(keys, values, stream)
         self._check(self._f.map_insert_or_assign(self._handle(), k.ptr, v.ptr, k.n, s))
 
-    def insert_or_apply(self, keys, values, op=Op.ADD, stream=None):
+    def insert_or_apply(self, keys: Any, values: Any, op: Union[Op, str, int] = Op.ADD,
+                        stream: StreamLike = None) -> None:
         """Reduce by key: absent keys are stored, present ones become
         op(stored, value) for every occurrence (a group-by in one call).
         values None with ADD counts: every key adds one (no array of ones)."""
@@ -163,7 +168,7 @@ class Map(Persistent, Sentinels, Container):
             ptr = v.ptr
         self._check(self._f.map_insert_or_apply(self._handle(), k.ptr, ptr, k.n, code, s))
 
-    def insert_and_find(self, keys, values, stream=None):
+    def insert_and_find(self, keys: Any, values: Any, stream: StreamLike = None) -> Tuple[Any, Any]:
         """Insert like insert; returns (stored value per input, bool: this input inserted it)."""
         k, v, s = self._pairs(keys, values, stream)
         stored = k.lib.empty(k.shape, self.value_dtype, k)
@@ -174,7 +179,7 @@ class Map(Persistent, Sentinels, Container):
         return stored, inserted
 
     # ---- queries -------------------------------------------------------------
-    def find(self, keys, out=None, stream=None):
+    def find(self, keys: Any, out: Any = None, stream: StreamLike = None) -> Any:
         """Values of keys (empty_value where absent), in out or a new array."""
         k = typed(keys, self.key_dtype, "keys")
         if out is None:
@@ -184,7 +189,7 @@ class Map(Persistent, Sentinels, Container):
         self._check(self._f.map_find(self._handle(), k.ptr, k.n, o.ptr, s))
         return out
 
-    def contains(self, keys, out=None, stream=None):
+    def contains(self, keys: Any, out: Any = None, stream: StreamLike = None) -> Any:
         """A bool array: which keys are present."""
         k = typed(keys, self.key_dtype, "keys")
         if out is None:
@@ -194,13 +199,13 @@ class Map(Persistent, Sentinels, Container):
         self._check(self._f.map_contains(self._handle(), k.ptr, k.n, o.ptr, s))
         return out
 
-    def erase(self, keys, stream=None):
+    def erase(self, keys: Any, stream: StreamLike = None) -> None:
         """Remove keys (absent ones are ignored)."""
         k, s = self._keys(keys, stream)
         self._check(self._f.map_erase(self._handle(), k.ptr, k.n, None, s))
 
     # ---- whole map (size, len, retrieve_all, clear, status: Container) -------
-    def reserve(self, capacity, stream=None):
+    def reserve(self, capacity: int, stream: StreamLike = None) -> None:
         """Make room for capacity keys: a growable map grows now; a fixed one
         raises FullError if it has fewer slots."""
         n = non_negative(capacity, "capacity")

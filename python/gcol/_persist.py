@@ -15,8 +15,12 @@ A container's class supplies:
   _fill(contents, stream)  insert such contents into an empty twin
 """
 import sys
+from typing import TypeVar
 
 from . import _arrays
+from ._typing import StreamLike
+
+_P = TypeVar("_P")
 
 _FORMAT = 1  # of the pickled state; a later package reads older formats
 
@@ -73,7 +77,7 @@ class Persistent:
     """copy(), copy.copy, copy.deepcopy and pickling from _settings /
     _contents / _fill (see the module's docstring)."""
 
-    def copy(self, stream=None):
+    def copy(self: _P, stream: StreamLike = None) -> _P:
         """A new container with this one's settings and contents, made on the
         device (the contents are read back and inserted: this waits for the
         stream). The copy owns its own memory and handle."""

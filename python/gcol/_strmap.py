@@ -8,6 +8,7 @@ n + 1 entries; string i is ``chars[offsets[i]:offsets[i + 1]]``) and
 The config and column structs and the C signatures are in _abi
 (StrmapConfig, Strings, STRMAP), bound to the loaded library on first use."""
 import ctypes
+from typing import Any, Tuple
 
 from . import _abi, _arrays, _dtypes, _lib
 from ._arrow import strings_from_arrow, strings_from_list, strings_to_arrow, strings_to_list  # noqa: F401
@@ -15,6 +16,7 @@ from ._errors import InvalidArgumentError
 from ._handle import Handle, non_negative, raise_unless_latched
 from ._map import ADD, Op, sentinel_bits
 from ._persist import Persistent
+from ._typing import DTypeLike, StreamLike
 
 
 _OFFSET_TYPES = {"int32": 2, "int64": 3}  # GCOL_I32, GCOL_I64
@@ -220,12 +222,41 @@ class StringMap(Persistent, Handle):
         self._check(self._f.strmap_status(self._handle(), self._own_stream(stream)), "gcol_strmap_status")
 
 
-def dictionary_encode(offsets, chars, id_dtype="int32", stream=None):
+def dictionary_encode(offsets: Any, chars: Any, *, id_dtype: DTypeLike = "int32",
+                      stream: StreamLike = None) -> Tuple[Any, Any, Any]:
     """Dictionary encoding of a device string column, as
-    ``pyarrow.compute.dictionary_encode``: ``(ids, dict_offsets, dict_chars)``
-    with the dictionary in first-seen order (the same dictionary and ids as
-    pyarrow's for the same column). Arrays of the inputs' library; the
-    dictionary's offsets have the dtype of the input's."""
+    ``pyarrow.compute.dictionary_encode``.
+
+    Parameters
+    ----------
+    offsets : device array of int32 or int64
+        n + 1 entries; string i is ``chars[offsets[i]:offsets[i + 1]]``.
+    chars : device array of uint8 or int8
+    id_dtype : keyword-only, default "int32"
+        The ids' dtype (int32, uint32, int64 or uint64).
+    stream : keyword-only
+        The stream to run on (default: the current one of the inputs' library).
+
+    Returns
+    -------
+    ids : array of id_dtype, n entries
+    dict_offsets, dict_chars : arrays
+        The dictionary, in first-seen order (the same dictionary and ids as
+        pyarrow's for the same column); dict_offsets has offsets' dtype.
+        Arrays of the inputs' library.
+
+    Raises
+    ------
+    gcol.InvalidArgumentError
+        Host arrays, other dtypes, offsets that do not describe chars.
+
+    Examples
+    --------
+    >>> off, chars = gcol.strings_from_list(["a", "bb", "a"], like="torch")
+    >>> ids, d_off, d_chars = gcol.dictionary_encode(off, chars)
+    >>> ids
+    tensor([0, 1, 0], device='cuda:0', dtype=torch.int32)
+    """
     off_dtype = _arrays.view(offsets).dtype
     with StringMap(id_dtype, stream=stream) as m:
         ids = m.insert_and_find(offsets, chars, stream=stream)
@@ -233,10 +264,36 @@ def dictionary_encode(offsets, chars, id_dtype="int32", stream=None):
     return ids, d_off, d_chars
 
 
-def value_counts(offsets, chars, stream=None):
-    """``(dict_offsets, dict_chars, counts)``: each distinct string once (in
-    first-seen order) with its number of rows (int64), as
-    ``pyarrow.compute.value_counts``."""
+def value_counts(offsets: Any, chars: Any, *, stream: StreamLike = None) -> Tuple[Any, Any, Any]:
+    """Each distinct string of a device string column once, with its number
+    of rows, as ``pyarrow.compute.value_counts``.
+
+    Parameters
+    ----------
+    offsets : device array of int32 or int64 (n + 1 entries)
+    chars : device array of uint8 or int8
+    stream : keyword-only
+        The stream to run on (default: the current one of the inputs' library).
+
+    Returns
+    -------
+    dict_offsets, dict_chars : arrays
+        The distinct strings, in first-seen order (offsets' dtype).
+    counts : int64 array
+        Rows of each.
+
+    Raises
+    ------
+    gcol.InvalidArgumentError
+        Host arrays, other dtypes, offsets with no entry.
+
+    Examples
+    --------
+    >>> off, chars = gcol.strings_from_list(["a", "bb", "a"], like="torch")
+    >>> d_off, d_chars, counts = gcol.value_counts(off, chars)
+    >>> gcol.strings_to_list(d_off, d_chars), counts
+    (['a', 'bb'], tensor([2, 1], device='cuda:0'))
+    """
     v = _arrays.view(offsets)
     if v.dtype not in _OFFSET_TYPES or v.n < 1:  # before the ones are made for n rows
         raise InvalidArgumentError("offsets must be int32 or int64 with n + 1 >= 1 entries, not %d %s"

@@ -1,58 +1,147 @@
 """gcol.unique: the distinct values of a device array through gcol's hash set or map."""
-from typing import Any
+from typing import Any, Literal, Tuple, overload
 
 from ._keys import Keys
-from ._map import ADD
+from ._map import ADD, MIN
+from ._typing import Array, KeyColumns
+
+# (issue 41, item 7) one overload per combination of the return_* flags: what
+# a type checker sees is what the call returns (an array, or a tuple of them
+# in NumPy's order: values, index, inverse, counts)
+_F = Literal[False]
+_T = Literal[True]
 
 
-def unique(x: Any, return_inverse: bool = False, return_counts: bool = False, sorted: bool = False) -> Any:
-    """The distinct values of x, like ``torch.unique`` (without ``dim``).
+@overload
+def unique(x: KeyColumns, *, sorted: bool = ..., return_index: _F = ..., return_inverse: _F = ...,
+           return_counts: _F = ...) -> KeyColumns: ...
+@overload  # noqa: E302
+def unique(x: Array, *, sorted: bool = ..., return_index: _F = ..., return_inverse: _F = ...,
+           return_counts: _F = ...) -> Array: ...
+@overload  # noqa: E302
+def unique(x: Array, *, sorted: bool = ..., return_index: _T, return_inverse: _F = ...,
+           return_counts: _F = ...) -> Tuple[Array, Array]: ...
+@overload  # noqa: E302
+def unique(x: Array, *, sorted: bool = ..., return_index: _F = ..., return_inverse: _T,
+           return_counts: _F = ...) -> Tuple[Array, Array]: ...
+@overload  # noqa: E302
+def unique(x: Array, *, sorted: bool = ..., return_index: _F = ..., return_inverse: _F = ...,
+           return_counts: _T) -> Tuple[Array, Array]: ...
+@overload  # noqa: E302
+def unique(x: Array, *, sorted: bool = ..., return_index: _T, return_inverse: _T,
+           return_counts: _F = ...) -> Tuple[Array, Array, Array]: ...
+@overload  # noqa: E302
+def unique(x: Array, *, sorted: bool = ..., return_index: _T, return_inverse: _F = ...,
+           return_counts: _T) -> Tuple[Array, Array, Array]: ...
+@overload  # noqa: E302
+def unique(x: Array, *, sorted: bool = ..., return_index: _F = ..., return_inverse: _T,
+           return_counts: _T) -> Tuple[Array, Array, Array]: ...
+@overload  # noqa: E302
+def unique(x: Array, *, sorted: bool = ..., return_index: _T, return_inverse: _T,
+           return_counts: _T) -> Tuple[Array, Array, Array, Array]: ...
+@overload  # noqa: E302
+def unique(x: Any, *, sorted: bool = ..., return_index: bool = ..., return_inverse: bool = ...,
+           return_counts: bool = ...) -> Any: ...
 
-    x: a C-contiguous device array of any shape (CuPy, PyTorch CUDA, Numba,
-    ``__cuda_array_interface__`` or DLPack) of int32, uint32, int64, uint64,
-    float32 or float64; it is read as flat.
 
-    Returns ``values``, or a tuple ``(values, inverse?, counts?)`` with the
-    ones asked for, as arrays of x's library (Numba inputs get Numba arrays;
-    DLPack inputs CuPy or PyTorch ones, whichever is imported):
-      values   1-D, x's dtype, one per distinct value: in no particular order,
-               or ascending with ``sorted=True`` (sorted by the array library,
-               so a drop-in for ``torch.unique``'s default);
-      inverse  int64, x's shape: ``values[inverse] == x``;
-      counts   int64, like values: occurrences of each.
-    Float keys, compared as bits: -0.0 and 0.0 are one value (+0.0 in
+def unique(x: Any, *, sorted: bool = True, return_index: bool = False, return_inverse: bool = False,
+           return_counts: bool = False) -> Any:
+    """The distinct values of x, like ``numpy.unique`` / ``torch.unique``
+    (without ``axis``/``dim``).
+
+    Parameters
+    ----------
+    x : device array, or tuple of device arrays
+        A device array of any shape (CuPy, PyTorch CUDA, Numba,
+        ``__cuda_array_interface__`` or DLPack), read as flat, of int8, int16,
+        int32, int64, uint8, uint16, uint32, uint64, bool, float16, bfloat16
+        (PyTorch), float32 or float64. Strided views are copied first. A tuple
+        of such arrays of one length is several key columns: row i is the key
+        ``(x[0][i], x[1][i], ...)``, packed into one key of up to 128 bits.
+    sorted : bool, keyword-only, default True
+        Values ascending (tuples: lexicographically, first column first), so
+        every run gives the same order as ``numpy.unique``. ``sorted=False``
+        is the fast path: the order is unspecified (the hash table's) and may
+        differ between runs and GPUs; index, inverse and counts stay aligned
+        with it.
+    return_index : bool, keyword-only
+        Also return, per value, the index (into flat x) of its first
+        occurrence, as ``numpy.unique``.
+    return_inverse : bool, keyword-only
+        Also return, per element of x, the index of its value:
+        ``values[inverse] == x``.
+    return_counts : bool, keyword-only
+        Also return how often each value occurs.
+
+    Returns
+    -------
+    values : array, or tuple of arrays
+        One per distinct value, x's dtype (a tuple of columns, each in its
+        column's dtype, when x was a tuple).
+    index : int64 array, like values (if return_index)
+    inverse : int64 array of x's shape (if return_inverse)
+    counts : int64 array, like values (if return_counts)
+        With any flag the result is a tuple in NumPy's order ``(values,
+        index, inverse, counts)``, holding the ones asked for. Arrays of x's
+        library (Numba inputs get Numba arrays; DLPack inputs CuPy or
+        PyTorch ones, whichever is imported).
+
+    Raises
+    ------
+    gcol.InvalidArgumentError
+        Host arrays, another dtype, tuples of columns of different lengths or
+        libraries, or columns of more than 128 bits in all (the message says
+        which).
+    gcol.OutOfMemoryError, gcol.NoDeviceError
+
+    Notes
+    -----
+    Float keys are compared as bits: -0.0 and 0.0 are one value (+0.0 in
     values), every NaN is one value (the quiet NaN, bits 0x7fc00000 or
     0x7ff8000000000000, in values), and every other bit pattern, subnormals
     included, is its own value. ``numpy.unique`` (``equal_nan=True``) groups
-    the same, but returns whichever zero and NaN sort first; ``torch.unique``
+    the same but returns whichever zero and NaN sort first; ``torch.unique``
     keeps each NaN apart. An empty x gives empty results.
 
-    Stream: the current stream of x's library (``torch.cuda.current_stream()``,
-    ``cupy.cuda.get_current_stream()``); the call waits for it (the number of
+    Runs on the current stream of x's library (``torch.cuda.current_stream()``,
+    ``cupy.cuda.get_current_stream()``) and waits for it (the number of
     distinct values sizes the result), as ``torch.unique`` does.
 
-    Errors: gcol.InvalidArgumentError for host arrays, strided views or
-    another dtype (the message says which); OutOfMemoryError when the device
-    memory runs out; NoDeviceError without a usable GPU.
+    Examples
+    --------
+    >>> x = torch.tensor([3, 1, 3, 2], device="cuda")
+    >>> gcol.unique(x)
+    tensor([1, 2, 3], device='cuda:0')
+    >>> values, index, inverse, counts = gcol.unique(
+    ...     x, return_index=True, return_inverse=True, return_counts=True)
+    >>> index, inverse, counts
+    (tensor([1, 3, 0], ...), tensor([2, 0, 2, 1], ...), tensor([1, 1, 2], ...))
+    >>> gcol.unique((x, x % 2))                 # distinct rows of two columns
+    (tensor([1, 2, 3], ...), tensor([1, 0, 1], ...))
     """
     keys = Keys([(x, "x")])
-    be, n, k = keys.backend, keys.sizes[0], keys.flat[0]
+    be, n = keys.backend, keys.sizes[0]
     with be.context():
         s = be.stream()
         if n == 0:
-            bits = k
-            ids = counts = be.empty(0, "int64")
+            bits = keys.flat[0]
+            first = ids = counts = be.empty(0, "int64")
         else:
-            bits, ids, counts = keys.run(lambda cap: _distinct(keys, cap, s, return_inverse, return_counts), [0], s)
+            bits, first, ids, counts = keys.run(
+                lambda cap: _distinct(keys, cap, s, return_index, return_inverse, return_counts), [0], s)
         values = keys.values(bits)
         if sorted and n:
-            order = be.argsort(keys.sort_key(values))
-            values = be.take(values, order)
+            order = keys.order(values)
+            values = keys.take(values, order)
+            if return_index:
+                first = be.take(first, order)
             if return_counts:
                 counts = be.take(counts, order)
             if return_inverse:
                 ids = be.take(be.scatter_arange(order, order.shape[0], "int64"), ids)
         results = [values]
+        if return_index:
+            results.append(be.astype(first, "int64"))
         if return_inverse:
             results.append(be.reshape(ids, keys.shapes[0]))
         if return_counts:
@@ -61,23 +150,33 @@ def unique(x: Any, return_inverse: bool = False, return_counts: bool = False, so
     return results[0] if len(results) == 1 else tuple(results)
 
 
-def _distinct(keys, capacity, s, return_inverse, return_counts):
-    """(distinct key bits, per-input group id or None, counts or None) from one set or map."""
+def _distinct(keys, capacity, s, return_index, return_inverse, return_counts):
+    """(distinct key bits, first index or None, per-input group id or None,
+    counts or None) from one set, or one or two maps."""
     be, n, k = keys.backend, keys.sizes[0], keys.flat[0]
-    if not (return_inverse or return_counts):  # keys only: a set (H100, 100M keys: 13% faster than a map)
+    if not (return_index or return_inverse or return_counts):  # keys only: a set (H100, 100M keys: 13% faster)
         with keys.set(capacity, s) as st:
             st.insert(k, stream=s)
-            return st.retrieve_all(stream=s), None, None
-    # int64 group ids as torch.unique's inverse; counts alone fit int32 below 2^31 inputs
-    value_dtype = "int64" if return_inverse or n >= 2**31 else "int32"
+            return st.retrieve_all(stream=s), None, None, None
+    counts_here = return_counts and not return_index  # counts in the first map, else in a second one
+    # int64 group ids and first indices; counts alone fit int32 below 2^31 inputs
+    value_dtype = "int64" if return_index or return_inverse or n >= 2**31 else "int32"
+    first = counts = ids = None
     with keys.map(value_dtype, capacity, s) as m:
-        if return_counts:
+        if return_index:  # the least index of each key: its first occurrence
+            m.insert_or_apply(k, be.arange(n, "int64"), MIN, stream=s)
+        elif counts_here:
             m.insert_or_apply(k, None, ADD, stream=s)  # no values: every key adds one
         else:
             m.insert(k, be.empty(n, value_dtype), stream=s)
-        bits, values = m.retrieve_all(stream=s)
-        ids = None
+        bits, stored = m.retrieve_all(stream=s)
+        first = stored if return_index else None
+        counts = stored if counts_here else None
         if return_inverse:  # number the distinct keys in the map, then look every input up
             m.insert_or_assign(bits, be.arange(bits.shape[0], "int64"), stream=s)
             ids = m.find(k, stream=s)
-    return bits, ids, values if return_counts else None
+    if return_counts and counts is None:  # same keys, same size: no retry past the first map
+        with keys.map("int32" if n < 2**31 else "int64", capacity, s) as m:
+            m.insert_or_apply(k, None, ADD, stream=s)
+            counts = m.find(bits, stream=s)
+    return bits, first, ids, counts

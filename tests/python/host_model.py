@@ -27,17 +27,12 @@ class NumpyBackend(_xp.Cupy):
         return 0
 
 
-class FakeView:
-    def __init__(self, a):
-        self.dtype, self.n, self.shape = a.dtype.name, a.size, a.shape
-
-
 def fake_adopt(obj, what):
+    """_xp.adopt on the host: NumPy arrays (strided ones and narrow dtypes
+    pass, as they do on the device: the functions copy and widen them)."""
     if not isinstance(obj, np.ndarray):
         raise gcol.InvalidArgumentError("%s: not an array" % what)
-    if not obj.flags.c_contiguous:  # as _arrays.view refuses strided device arrays
-        raise gcol.InvalidArgumentError("%s: gcol needs C-contiguous arrays" % what)
-    return _xp.Adopted(obj, NumpyBackend(), None), FakeView(obj)
+    return _xp.Adopted(obj, NumpyBackend(), None)
 
 
 CREATED = []  # (kind, capacity) of every fake map or set made
@@ -51,12 +46,29 @@ class FakeMap:
     def __init__(self, key_dtype, value_dtype, capacity, empty_key=None, erased_key=None, stream=None,
                  allocator=None):
         self.kd, self.vd, self.capacity = key_dtype, value_dtype, capacity
-        self.sentinels = {empty_key, erased_key}
+        if key_dtype == "u128":  # 16-byte keys: a sentinel word in both words is reserved
+            assert 0 <= empty_key < 2**64 and 0 <= erased_key < 2**64, "u128 sentinels are unsigned words"
+            self.sentinels = {(empty_key, empty_key), (erased_key, erased_key)}
+        else:
+            self.sentinels = {empty_key, erased_key}
         self.d, self.latched = {}, set()
         CREATED.append(("map", capacity))
 
     def __enter__(self):
         return self
+
+    def _rows(self, keys):
+        """Keys as hashable Python values: 16-byte keys as (low, high) unsigned words."""
+        if self.kd != "u128":
+            assert keys.ndim == 1
+            return keys.tolist()
+        assert keys.ndim == 2 and keys.shape[1] == 2 and keys.dtype in (np.int64, np.uint64)
+        return [tuple(w & (2**64 - 1) for w in row) for row in keys.tolist()]
+
+    def _key_array(self, keys):
+        if self.kd == "u128":
+            return np.array(keys, dtype=np.uint64).reshape(-1, 2)
+        return np.array(keys, dtype=self.kd)
 
     def __exit__(self, *exc):
         pass
@@ -72,11 +84,11 @@ class FakeMap:
             self.d[k] = v
 
     def insert(self, keys, values, stream=None):
-        for k, v in zip(keys.tolist(), values.tolist()):
+        for k, v in zip(self._rows(keys), values.tolist()):
             self._put(k, v, lambda old, new: old)
 
     def insert_or_assign(self, keys, values, stream=None):
-        for k, v in zip(keys.tolist(), values.tolist()):
+        for k, v in zip(self._rows(keys), values.tolist()):
             self._put(k, v, lambda old, new: new)
 
     def insert_or_apply(self, keys, values, op, stream=None):
@@ -85,7 +97,7 @@ class FakeMap:
         if values is None:  # counting, as the C map does: every key adds one
             assert op == gcol.ADD
             values = np.ones(len(keys), dtype=self.vd)
-        for k, v in zip(keys.tolist(), values.tolist()):
+        for k, v in zip(self._rows(keys), values.tolist()):
             self._put(k, v, fn)
 
     def _wrap(self, v):
@@ -106,7 +118,7 @@ class FakeMap:
     def retrieve_all(self, stream=None):
         items = list(self.d.items())
         random.shuffle(items)
-        keys = np.array([k for k, _ in items], dtype=self.kd)
+        keys = self._key_array([k for k, _ in items])
         values = np.array([v for _, v in items], dtype=self.vd)
         self._raise_latched()
         return keys, values
@@ -115,21 +127,21 @@ class FakeMap:
         self._raise_latched()
 
     def find(self, keys, stream=None):
-        return np.array([self.d.get(k, 0) for k in keys.tolist()], dtype=self.vd)
+        return np.array([self.d.get(k, 0) for k in self._rows(keys)], dtype=self.vd)
 
     def contains(self, keys, stream=None):
-        return np.array([k in self.d for k in keys.tolist()], dtype=bool)
+        return np.array([k in self.d for k in self._rows(keys)], dtype=bool)
 
 
 class FakeSet(FakeMap):
     """gcol.Set's contract: FakeMap's without values."""
 
     def __init__(self, key_dtype, capacity, empty_key=None, erased_key=None, stream=None, allocator=None):
-        super().__init__(key_dtype, key_dtype, capacity, empty_key, erased_key, stream)
+        super().__init__(key_dtype, "int64", capacity, empty_key, erased_key, stream)
         CREATED[-1] = ("set", capacity)
 
     def insert(self, keys, stream=None):
-        super().insert(keys, keys)
+        super().insert(keys, np.zeros(len(keys), "int64"))
 
     def retrieve_all(self, stream=None):
         return super().retrieve_all()[0]
@@ -142,19 +154,19 @@ class FakeMultimap(FakeMap):
         self.pairs = []
 
     def insert(self, keys, values, stream=None):
-        for k, v in zip(keys.tolist(), values.tolist()):
+        for k, v in zip(self._rows(keys), values.tolist()):
             if k in self.sentinels:
                 self.latched.add(gcol.ReservedKeyError)
             else:
                 self.pairs.append((k, v))
 
     def retrieve(self, keys, stream=None, sentinel_queries_match_nothing=False):
-        out = [(v, i) for i, q in enumerate(keys.tolist()) for k, v in self.pairs if k == q]
+        out = [(v, i) for i, q in enumerate(self._rows(keys)) for k, v in self.pairs if k == q]
         random.shuffle(out)
         return (np.array([v for v, _ in out], dtype=self.vd), np.array([i for _, i in out], dtype="int64"))
 
     def count(self, keys, stream=None):
-        return np.array([sum(k == q for k, _ in self.pairs) for q in keys.tolist()], dtype="int64")
+        return np.array([sum(k == q for k, _ in self.pairs) for q in self._rows(keys)], dtype="int64")
 
 
 def install(monkeypatch):

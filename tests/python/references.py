@@ -53,15 +53,29 @@ def isin(x, test_values):
 
 
 def join(left, right, how):
-    """(left_index, right_index) pairs in left row order, then right row
-    order; how="left" adds (i, -1) for each left row without a match."""
+    """gcol.join's result as Python lists under its documented contract:
+    inner / left / right / outer: (left_index, right_index) pairs, -1 on the
+    side a row lacks (inner and left: left row order, then right row order;
+    right: right row order, then left row order; outer: left's pairs, then
+    the right rows without a match); semi / anti: left row indices."""
     rows = {}
     for j, k in enumerate(keys_list(right)):
         rows.setdefault(k, []).append(j)
+    lkeys = keys_list(left)
+    if how in ("semi", "anti"):
+        return [i for i, k in enumerate(lkeys) if (k in rows) == (how == "semi")]
+    if how == "right":
+        lrows = {}
+        for i, k in enumerate(lkeys):
+            lrows.setdefault(k, []).append(i)
+        return [(i, j) for j, k in enumerate(keys_list(right)) for i in lrows.get(k, [-1])]
     pairs = []
-    for i, k in enumerate(keys_list(left)):
+    for i, k in enumerate(lkeys):
         matches = rows.get(k, [])
-        pairs += [(i, j) for j in matches] or ([(i, -1)] if how == "left" else [])
+        pairs += [(i, j) for j in matches] or ([(i, -1)] if how in ("left", "outer") else [])
+    if how == "outer":
+        present = set(lkeys)
+        pairs += [(-1, j) for j, k in enumerate(keys_list(right)) if k not in present]
     return pairs
 
 
@@ -83,17 +97,17 @@ def float_sum(values):
 
 def reduce(values, op, dtype):
     """One group's result under groupby_reduce's documented rules (as a
-    Python number): integer sums wrap, float min/max skip NaN, mean's sum
-    is taken in int64 / uint64 for integer columns."""
+    Python number): integer sums and means' sums are taken in int64 / uint64
+    (wrapping there), float min/max skip NaN."""
     floats = dtype.startswith("float")
     if op == "count":
         return len(values)
     if op in ("min", "max"):
         numbers = [v for v in values if v == v]
         return (min if op == "min" else max)(numbers) if numbers else math.nan
-    if op == "sum":
-        return float_sum(values) if floats else int(wrap(sum(values), dtype))
-    wide = dtype if floats or dtype.endswith("64") else ("int64" if dtype == "int32" else "uint64")
+    wide = dtype if floats or dtype.endswith("64") else ("uint64" if dtype.startswith("uint") else "int64")
+    if op == "sum":  # issue 41: integer sums in 64 bits
+        return float_sum(values) if floats else int(wrap(sum(values), wide))
     total = float_sum(values) if floats else int(wrap(sum(values), wide))
     return total / len(values)
 

@@ -77,7 +77,9 @@ def test_groupby_reduce(xp, op, kdtype, data):
     k, r = xp.host(keys), xp.host(result)
     np.testing.assert_array_equal(k, np.unique(host, equal_nan=True))
     canonical_results(k, kdtype)
-    want_dtype = {"count": "int64", "mean": vdtype if vdtype.startswith("float") else "float64"}.get(op, vdtype)
+    wide = vdtype if vdtype.startswith("float") else "uint64" if vdtype.startswith("uint") else "int64"
+    want_dtype = {"count": "int64", "mean": vdtype if vdtype.startswith("float") else "float64",
+                  "sum": wide}.get(op, vdtype)  # issue 41: integer sums in 64 bits
     assert r.dtype == want_dtype and r.shape == k.shape
     want, groups = ref.groupby(host, vals, op, vdtype)
     for key, got in zip(ref.keys_list(k), r.tolist()):
@@ -93,14 +95,20 @@ def test_isin(xp, dtype, data):
     np.testing.assert_array_equal(xp.host(got).reshape(-1), ref.isin(x, t))
 
 
-@pytest.mark.parametrize("how", ["inner", "left"])
+@pytest.mark.parametrize("how", ["inner", "left", "right", "outer", "semi", "anti"])
 @pytest.mark.parametrize("dtype", ks.KEY_DTYPES)
 @given(data=st.data())
 def test_join(xp, how, dtype, data):
     left, right = data.draw(ks.key_pairs(dtype))
-    li, ri = gcol.join(on_device(xp, data, left), on_device(xp, data, right), how=how)
+    got = gcol.join(on_device(xp, data, left), on_device(xp, data, right), how=how)
+    if how in ("semi", "anti"):
+        assert xp.dtype_name(got) == "int64" and xp.host(got).tolist() == ref.join(left, right, how)
+        return
+    li, ri = got[:2]
     assert xp.dtype_name(li) == xp.dtype_name(ri) == "int64"
     assert list(zip(xp.host(li).tolist(), xp.host(ri).tolist())) == ref.join(left, right, how)
+    for mask, index in zip(got[2:], {"inner": [], "left": [ri], "right": [li], "outer": [li, ri]}[how]):
+        np.testing.assert_array_equal(xp.host(mask), xp.host(index) >= 0)
 
 
 @pytest.mark.parametrize("how", ["inner", "left"])
@@ -108,7 +116,7 @@ def test_join(xp, how, dtype, data):
 def test_join_matches_pandas_merge(xp, how, data):
     pd = pytest.importorskip("pandas")
     left, right = data.draw(ks.key_pairs("float64"))
-    li, ri = gcol.join(xp.dev(left), xp.dev(right), how=how)
+    li, ri = gcol.join(xp.dev(left), xp.dev(right), how=how)[:2]
     merged = pd.merge(pd.DataFrame({"k": left, "li": np.arange(left.size)}),
                       pd.DataFrame({"k": right, "ri": np.arange(right.size)}), on="k", how=how)
     want = sorted(zip(merged["li"].tolist(), merged["ri"].fillna(-1).astype(np.int64).tolist()))
