@@ -39,9 +39,9 @@ CFLAGS  += $(VISIBILITY)
 NVFLAGS += -Xcompiler $(VISIBILITY),-fvisibility-inlines-hidden
 
 # Internals that define no public symbol: libgcol and libgcol_nccl each link
-# their own copy (errors and messages, CUDA status, pointer and config
-# checks, the allocator hook, the map's config rules).
-CORE_C  := src/core/error.c src/core/cuda_status.c src/core/args.c src/core/config_abi.c src/core/device_alloc.c \
+# their own copy (errors and messages, NVTX ranges, CUDA status, pointer and
+# config checks, the allocator hook, the map's config rules).
+CORE_C  := src/core/error.c src/core/nvtx.c src/core/cuda_status.c src/core/args.c src/core/config_abi.c src/core/device_alloc.c \
            src/map/map_config_check.c
 LIB_C   := src/core/status.c src/core/version.c src/map/map_config.c src/map/map_policy.c
 LIB_C   += src/compact/compact_api.c src/compact/compact_policy.c src/multimap/mm_plan.c

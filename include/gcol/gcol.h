@@ -37,6 +37,24 @@
  *    only while that memory is not reused). Calls that take a const handle
  *    (lookups, queries) do not change it; calls on one handle must not
  *    overlap from several host threads unless both take const handles.
+ *  - What may run at once (host threads and streams; tests/test_threads_gpu.c
+ *    checks it):
+ *      * any calls on different handles, from any threads and streams: the
+ *        library keeps no mutable state shared between handles (messages,
+ *        the CUDA error and the device check are per thread; policy tables
+ *        are constant; the one lazily looked-up driver entry point is
+ *        atomic);
+ *      * calls that take a const handle (find, contains, count, retrieve,
+ *        estimate, export, the host-side queries) on one handle from several
+ *        threads and streams, while no call that takes it non-const runs or
+ *        has unfinished work on any stream. Ordering a writer after lookups
+ *        queued on other streams is the caller's (events or one stream);
+ *      * the device work of gcol_bloom_add calls on one filter queued on
+ *        several streams (atomic OR), the calls made from one host thread
+ *        (each records its stream in the handle).
+ *    Nothing else overlaps on one handle. A cfg.allocator used from several
+ *    threads is called from each of them (string map lookups take their
+ *    temporaries from it too), so it must be thread-safe itself.
  *  - A device-side failure that a call cannot return at once (a full map, a
  *    reserved key in the input) is latched in the container and returned
  *    (and cleared) by the next synchronizing call on it: _status, _size,

@@ -5,6 +5,7 @@
 #include "gcol/gcol.h"
 #include <cuda_runtime_api.h>
 #include "core/error.h"
+#include "core/nvtx.h" /* gcol_nvtx_push / gcol_nvtx_pop */
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,10 +27,6 @@ typedef struct {
 gcol_status_t gcol_current_device_info(gcol_device_info_t *info);
 /* The L2 cache of a device (open-addressing tables pick kernels by it, at creation). */
 gcol_status_t gcol_device_l2_bytes(int device, size_t *l2_bytes);
-
-/* NVTX ranges around public calls (no-ops with -DGCOL_NVTX_DISABLE). */
-void gcol_nvtx_push(const char *name);
-void gcol_nvtx_pop(void);
 
 #ifdef __cplusplus
 }

@@ -1,10 +1,6 @@
-/* CUDA errors as statuses (with their message), the device check, device
- * properties and NVTX ranges: internals every module's host code uses. */
+/* CUDA errors as statuses (with their message), the device check and
+ * device properties: internals every module's host code uses. */
 #include "common.h"
-
-#ifndef GCOL_NVTX_DISABLE
-#include <nvtx3/nvToolsExt.h>
-#endif
 
 static gcol_status_t status_of(cudaError_t e) {
   switch (e) {
@@ -59,18 +55,4 @@ gcol_status_t gcol_device_l2_bytes(int device, size_t *l2_bytes) {
   GCOL_CUDA_TRY(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
   *l2_bytes = (size_t)l2;
   return GCOL_SUCCESS;
-}
-
-void gcol_nvtx_push(const char *name) {
-#ifndef GCOL_NVTX_DISABLE
-  nvtxRangePushA(name);
-#else
-  (void)name;
-#endif
-}
-
-void gcol_nvtx_pop(void) {
-#ifndef GCOL_NVTX_DISABLE
-  nvtxRangePop();
-#endif
 }

@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include "error.h"
-#include "common.h"
+#include "nvtx.h"
 
 _Thread_local char gcol_tls_message[GCOL_MESSAGE_BYTES];
 _Thread_local int gcol_tls_cuda_error;

@@ -6,8 +6,6 @@
 #include "core/config_abi.h"
 #include "core/common.h"
 
-uint64_t gcol_all_ones(size_t bytes) { return bytes == 4 ? 0xffffffffULL : ~0ULL; }
-
 static int is_key_type(gcol_type_t t) {
   return t == GCOL_U32 || t == GCOL_I32 || t == GCOL_U64 || t == GCOL_I64 || t == GCOL_U128;
 }

@@ -37,8 +37,11 @@ gcol_status_t gcol_set_set_region_for_testing(gcol_set_t *s, int bits);
 size_t gcol_map_region_calls_for_testing(const gcol_map_t *m);
 size_t gcol_set_region_calls_for_testing(const gcol_set_t *s);
 
-/* All ones in the low `bytes` bytes (4 or 8): the default empty sentinel. */
-uint64_t gcol_all_ones(size_t bytes);
+/* All ones in the low `bytes` bytes (4 or 8): the default empty sentinel.
+ * Inline, so that the config defaults (map_config.c, libgcol only) and the
+ * config checks (map_config_check.c, also in libgcol_nccl) need no file of
+ * the other's for it. */
+static inline uint64_t gcol_all_ones(size_t bytes) { return bytes == 4 ? 0xffffffffULL : ~0ULL; }
 
 /* The slot-size rule of every open-addressing table, host side (the device
  * side: slot_of in gcol/device/detail/map_layout.cuh): value_bytes 0 (sets)
