@@ -5,6 +5,7 @@
 #include "bloom_internal.h"
 #include "core/common.h"
 #include "core/config_abi.h"
+#include "core/le_bytes.h"
 
 #define BAD(...) gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, __VA_ARGS__)
 
@@ -110,22 +111,14 @@ gcol_status_t gcol_bloom_config_take(const gcol_bloom_config_t *in, gcol_bloom_c
   return GCOL_SUCCESS;
 }
 
-static void put64(uint8_t *b, uint64_t x) {
-  for (int i = 0; i < 8; ++i) b[i] = (uint8_t)(x >> (8 * i));
-}
-static uint64_t get64(const uint8_t *b) {
-  uint64_t x = 0;
-  for (int i = 7; i >= 0; --i) x = x << 8 | b[i];
-  return x;
-}
 
 void gcol_bloom_encode_header(uint64_t num_blocks, uint64_t seed, int key_bytes, uint8_t *out) {
   memset(out, 0, GCOL_BLOOM_HEADER_BYTES);
   memcpy(out, "GBLM", 4);
   out[4] = GCOL_BLOOM_FORMAT;
   out[5] = (uint8_t)key_bytes;
-  put64(out + 8, seed);
-  put64(out + 16, num_blocks);
+  gcol_put_le64(out + 8, seed);
+  gcol_put_le64(out + 16, num_blocks);
 }
 
 gcol_status_t gcol_bloom_check_bytes(const void *bytes, size_t len, uint64_t num_blocks, uint64_t seed,
@@ -135,14 +128,14 @@ gcol_status_t gcol_bloom_check_bytes(const void *bytes, size_t len, uint64_t num
   if (len < GCOL_BLOOM_HEADER_BYTES) return BAD("%zu bytes are shorter than the 32-byte header", len);
   if (memcmp(b, "GBLM", 4) != 0) return BAD("the bytes do not start with \"GBLM\" (not an exported filter)");
   if (b[4] != GCOL_BLOOM_FORMAT) return BAD("format version %u; this library reads %u", b[4], GCOL_BLOOM_FORMAT);
-  if (b[6] || b[7] || get64(b + 24)) return BAD("reserved header bytes (6-7, 24-31) are not zero");
+  if (b[6] || b[7] || gcol_get_le64(b + 24)) return BAD("reserved header bytes (6-7, 24-31) are not zero");
   if (b[5] != key_bytes)
     return BAD("the bytes hold a filter of %u-byte keys; this one takes %d-byte keys", b[5], key_bytes);
-  if (get64(b + 8) != seed)
-    return BAD("the bytes' seed 0x%llx is not this filter's 0x%llx", (unsigned long long)get64(b + 8),
+  if (gcol_get_le64(b + 8) != seed)
+    return BAD("the bytes' seed 0x%llx is not this filter's 0x%llx", (unsigned long long)gcol_get_le64(b + 8),
                (unsigned long long)seed);
-  if (get64(b + 16) != num_blocks)
-    return BAD("the bytes hold %llu blocks; this filter has %llu", (unsigned long long)get64(b + 16),
+  if (gcol_get_le64(b + 16) != num_blocks)
+    return BAD("the bytes hold %llu blocks; this filter has %llu", (unsigned long long)gcol_get_le64(b + 16),
                (unsigned long long)num_blocks);
   size_t want = GCOL_BLOOM_HEADER_BYTES + (size_t)num_blocks * GCOL_BLOOM_BLOCK_BYTES;
   if (len != want)

@@ -10,6 +10,7 @@
 #include "hll_internal.h"
 #include "core/common.h"
 #include "core/config_abi.h"
+#include "core/le_bytes.h"
 
 static double sigma(double x) {
   if (x >= 1.0) return INFINITY;
@@ -47,21 +48,13 @@ double gcol_hll_estimate_registers(const uint32_t *reg, int p) {
   return 0.5 / log(2.0) * m * m / z;
 }
 
-static void put64(uint8_t *b, uint64_t x) {
-  for (int i = 0; i < 8; ++i) b[i] = (uint8_t)(x >> (8 * i));
-}
-static uint64_t get64(const uint8_t *b) {
-  uint64_t x = 0;
-  for (int i = 7; i >= 0; --i) x = x << 8 | b[i];
-  return x;
-}
 
 void gcol_hll_encode(const uint32_t *reg, int p, uint64_t seed, uint8_t *out) {
   memcpy(out, "GHLL", 4);
   out[4] = GCOL_HLL_FORMAT;
   out[5] = (uint8_t)p;
   out[6] = out[7] = 0;
-  put64(out + 8, seed);
+  gcol_put_le64(out + 8, seed);
   for (uint32_t i = 0; i < (1u << p); ++i) out[GCOL_HLL_HEADER_BYTES + i] = (uint8_t)reg[i];
 }
 
@@ -76,8 +69,8 @@ gcol_status_t gcol_hll_decode(const void *bytes, size_t len, int p, uint64_t see
   if (b[4] != GCOL_HLL_FORMAT) return BAD("format version %u; this library reads %u", b[4], GCOL_HLL_FORMAT);
   if (b[6] || b[7]) return BAD("reserved header bytes 6-7 are not zero");
   if (b[5] != p) return BAD("the bytes hold a precision-%u sketch; this one has precision %d", b[5], p);
-  if (get64(b + 8) != seed)
-    return BAD("the bytes' seed 0x%llx is not this sketch's 0x%llx", (unsigned long long)get64(b + 8),
+  if (gcol_get_le64(b + 8) != seed)
+    return BAD("the bytes' seed 0x%llx is not this sketch's 0x%llx", (unsigned long long)gcol_get_le64(b + 8),
                (unsigned long long)seed);
   if (len != want) return BAD("%zu bytes; a precision-%d sketch exports %zu", len, p, want);
   for (size_t i = 0; i < ((size_t)1 << p); ++i)

@@ -12,6 +12,15 @@ import numpy as np
 QUIET_NAN_BITS = {"float32": 0x7FC00000, "float64": 0x7FF8000000000000}
 
 
+def canonical_results(values, dtype):
+    """Returned float keys (a NumPy array) are +0.0 and the quiet NaN, never -0.0 or another NaN."""
+    if dtype.startswith("float"):
+        w = np.dtype(dtype).itemsize * 8
+        bits = values.view("uint%d" % w).tolist()
+        assert all(b != 1 << (w - 1) for b in bits), "a -0.0 key came back"
+        assert all(b == QUIET_NAN_BITS[dtype] for b, v in zip(bits, values.tolist()) if v != v)
+
+
 def key_of(v):
     """What a key is under the key rule: -0.0 and 0.0 are one key, every NaN
     is one key, every other value (as a Python float: exact, so subnormals

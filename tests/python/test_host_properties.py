@@ -38,15 +38,6 @@ def same_values(got, want):
     np.testing.assert_array_equal(got, want)
 
 
-def canonical_results(values, dtype):
-    """Returned float keys are +0.0 and the quiet NaN, never -0.0 or another NaN."""
-    if dtype.startswith("float"):
-        w = ks.width(dtype)
-        bits = values.view("uint%d" % w).tolist()
-        assert all(b != 1 << (w - 1) for b in bits), "a -0.0 key came back"
-        assert all(b == ref.QUIET_NAN_BITS[dtype] for b, v in zip(bits, values.tolist()) if v != v)
-
-
 # ---- unique -------------------------------------------------------------------------
 @pytest.mark.parametrize("dtype", ks.KEY_DTYPES)
 @given(data=st.data())
@@ -59,7 +50,7 @@ def test_unique(dtype, data):
     np.testing.assert_array_equal(counts, want_counts)
     assert inverse.shape == x.shape and values.dtype == host.dtype
     assert ref.keys_list(values[inverse]) == ref.keys_list(x)
-    canonical_results(values, dtype)
+    ref.canonical_results(values, dtype)
     plain = gcol.unique(x)
     assert sorted(map(repr, ref.keys_list(plain))) == sorted(map(repr, ref.keys_list(want)))
     got_values, got_counts = gcol.unique(x, return_counts=True)
@@ -96,7 +87,7 @@ def test_groupby_reduce(op, kdtype, data):
     keys, result = gcol.groupby_reduce(placed(host, how), placed(vals, how), op=op, sorted=True)
     want, groups = ref.groupby(host, vals, op, vdtype)
     same_values(keys, np.unique(host, equal_nan=True))
-    canonical_results(keys, kdtype)
+    ref.canonical_results(keys, kdtype)
     wide = vdtype if vdtype.startswith("float") else "uint64" if vdtype.startswith("uint") else "int64"
     want_dtype = {"count": "int64", "mean": vdtype if vdtype.startswith("float") else "float64",
                   "sum": wide}.get(op, vdtype)
