@@ -37,6 +37,20 @@ SHT_SYMTAB = 2
 TOLERANCE = 1.10  # a count may grow 10% over its budget
 
 
+def lz4_length(src, i, n):
+    """An LZ4 length field: its 4-bit nibble n, plus the bytes at src[i:]
+    that extend it when the nibble is 15 (each adds itself; 255 means more).
+    Returns (length, the index after it)."""
+    if n == 15:
+        while True:
+            b = src[i]
+            i += 1
+            n += b
+            if b != 255:
+                break
+    return n, i
+
+
 def lz4_block(src, size):
     """Decompress one LZ4 block (no frame) of `size` bytes."""
     out = bytearray()
@@ -44,28 +58,14 @@ def lz4_block(src, size):
     while i < len(src):
         token = src[i]
         i += 1
-        n = token >> 4
-        if n == 15:
-            while True:
-                b = src[i]
-                i += 1
-                n += b
-                if b != 255:
-                    break
+        n, i = lz4_length(src, i, token >> 4)
         out += src[i:i + n]
         i += n
         if i >= len(src) or len(out) >= size:
             break
         offset = src[i] | src[i + 1] << 8
         i += 2
-        m = token & 15
-        if m == 15:
-            while True:
-                b = src[i]
-                i += 1
-                m += b
-                if b != 255:
-                    break
+        m, i = lz4_length(src, i, token & 15)
         m += 4
         start = len(out) - offset
         if offset <= 0 or start < 0:

@@ -121,11 +121,6 @@ static test_result_t wfail(worker_t *w, int line, const char *what, const char *
     cudaError_t e_ = (expr);                                                           \
     if (e_ != cudaSuccess) return wfail(w, __LINE__, #expr, "%s", cudaGetErrorString(e_)); \
   } while (0)
-#define WRUN(expr)                  \
-  do {                              \
-    test_result_t r_ = (expr);      \
-    if (r_ != TEST_PASS) return r_; \
-  } while (0)
 
 static test_result_t up(worker_t *w, void *d, const void *h, size_t bytes) {
   if (bytes) WCUDA(w, cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, w->s));
@@ -168,31 +163,31 @@ static test_result_t map_step(worker_t *w) {
   switch (kind) {
     case 0: /* insert: the first value stays */
       w->op = "gcol_map_insert";
-      WRUN(draw(w, n, 1));
+      RUN(draw(w, n, 1));
       for (size_t i = 0; i < n; ++i) w->h_vals[i] = tu_next(&w->r);
-      WRUN(up(w, w->d_vals, w->h_vals, n * 8));
+      RUN(up(w, w->d_vals, w->h_vals, n * 8));
       WOK(w, gcol_map_insert(w->map, w->d_keys, w->d_vals, n, (size_t *)w->d_one, w->s));
       for (size_t i = 0; i < n; ++i)
         if (!w->map_has[w->idx[i]]) w->map_has[w->idx[i]] = 1, w->map_val[w->idx[i]] = w->h_vals[i], ++want;
-      WRUN(down(w, w->h_counts, w->d_one, 8));
+      RUN(down(w, w->h_counts, w->d_one, 8));
       WCHECK(w, w->h_counts[0] == want, "inserted %zu of %zu keys, the model %zu", w->h_counts[0], n, want);
       return TEST_PASS;
     case 1: /* insert_or_assign */
       w->op = "gcol_map_insert_or_assign";
-      WRUN(draw(w, n, 1));
+      RUN(draw(w, n, 1));
       for (size_t i = 0; i < n; ++i) w->h_vals[i] = tu_next(&w->r);
-      WRUN(up(w, w->d_vals, w->h_vals, n * 8));
+      RUN(up(w, w->d_vals, w->h_vals, n * 8));
       WOK(w, gcol_map_insert_or_assign(w->map, w->d_keys, w->d_vals, n, w->s));
       for (size_t i = 0; i < n; ++i) w->map_has[w->idx[i]] = 1, w->map_val[w->idx[i]] = w->h_vals[i];
       return TEST_PASS;
     case 2: { /* insert_and_find */
       w->op = "gcol_map_insert_and_find";
-      WRUN(draw(w, n, 1));
+      RUN(draw(w, n, 1));
       for (size_t i = 0; i < n; ++i) w->h_vals[i] = tu_next(&w->r);
-      WRUN(up(w, w->d_vals, w->h_vals, n * 8));
+      RUN(up(w, w->d_vals, w->h_vals, n * 8));
       WOK(w, gcol_map_insert_and_find(w->map, w->d_keys, w->d_vals, n, w->d_out, (uint8_t *)w->d_flags, w->s));
-      WRUN(down(w, w->h_out, w->d_out, n * 8));
-      WRUN(down(w, w->h_flags, w->d_flags, n));
+      RUN(down(w, w->h_out, w->d_out, n * 8));
+      RUN(down(w, w->h_flags, w->d_flags, n));
       for (size_t i = 0; i < n; ++i) {
         uint32_t k = w->idx[i];
         int fresh = !w->map_has[k];
@@ -206,9 +201,9 @@ static test_result_t map_step(worker_t *w) {
     }
     case 3: /* insert_or_apply ADD, repeats in the batch */
       w->op = "gcol_map_insert_or_apply";
-      WRUN(draw(w, n, 0));
+      RUN(draw(w, n, 0));
       for (size_t i = 0; i < n; ++i) w->h_vals[i] = tu_next(&w->r) & 0xffff;
-      WRUN(up(w, w->d_vals, w->h_vals, n * 8));
+      RUN(up(w, w->d_vals, w->h_vals, n * 8));
       WOK(w, gcol_map_insert_or_apply(w->map, w->d_keys, w->d_vals, n, GCOL_OP_ADD, w->s));
       for (size_t i = 0; i < n; ++i) {
         uint32_t k = w->idx[i];
@@ -218,18 +213,18 @@ static test_result_t map_step(worker_t *w) {
       return TEST_PASS;
     case 4: /* erase, repeats in the batch */
       w->op = "gcol_map_erase";
-      WRUN(draw(w, n, 0));
+      RUN(draw(w, n, 0));
       WOK(w, gcol_map_erase(w->map, w->d_keys, n, (size_t *)w->d_one, w->s));
       for (size_t i = 0; i < n; ++i)
         if (w->map_has[w->idx[i]]) w->map_has[w->idx[i]] = 0, ++want;
-      WRUN(down(w, w->h_counts, w->d_one, 8));
+      RUN(down(w, w->h_counts, w->d_one, 8));
       WCHECK(w, w->h_counts[0] == want, "erased %zu, the model %zu", w->h_counts[0], want);
       return TEST_PASS;
     case 5: /* find */
       w->op = "gcol_map_find";
-      WRUN(draw(w, n, 0));
+      RUN(draw(w, n, 0));
       WOK(w, gcol_map_find(w->map, w->d_keys, n, w->d_out, w->s));
-      WRUN(down(w, w->h_out, w->d_out, n * 8));
+      RUN(down(w, w->h_out, w->d_out, n * 8));
       for (size_t i = 0; i < n; ++i) {
         uint32_t k = w->idx[i];
         uint64_t m = w->map_has[k] ? w->map_val[k] : ~0ULL;
@@ -239,9 +234,9 @@ static test_result_t map_step(worker_t *w) {
       return TEST_PASS;
     default: { /* contains and size */
       w->op = "gcol_map_contains";
-      WRUN(draw(w, n, 0));
+      RUN(draw(w, n, 0));
       WOK(w, gcol_map_contains(w->map, w->d_keys, n, (uint8_t *)w->d_flags, w->s));
-      WRUN(down(w, w->h_flags, w->d_flags, n));
+      RUN(down(w, w->h_flags, w->d_flags, n));
       for (size_t i = 0; i < n; ++i)
         WCHECK(w, w->h_flags[i] == w->map_has[w->idx[i]], "key %#llx: %d, the model %d",
                (unsigned long long)w->h_keys[i], w->h_flags[i], w->map_has[w->idx[i]]);
@@ -266,18 +261,18 @@ static test_result_t set_step(worker_t *w) {
     return TEST_PASS;
   }
   kind %= 4;
-  WRUN(draw(w, n, 0));
+  RUN(draw(w, n, 0));
   if (kind == 0) { /* insert */
     w->op = "gcol_set_insert";
     WOK(w, gcol_set_insert(w->set, w->d_keys, n, (size_t *)w->d_one, w->s));
     for (size_t i = 0; i < n; ++i)
       if (!w->set_has[w->idx[i]]) w->set_has[w->idx[i]] = 1, ++want;
-    WRUN(down(w, w->h_counts, w->d_one, 8));
+    RUN(down(w, w->h_counts, w->d_one, 8));
     WCHECK(w, w->h_counts[0] == want, "inserted %zu, the model %zu", w->h_counts[0], want);
   } else if (kind == 1) { /* insert_and_contains: one input per new key gets 1 */
     w->op = "gcol_set_insert_and_contains";
     WOK(w, gcol_set_insert_and_contains(w->set, w->d_keys, n, (uint8_t *)w->d_flags, w->s));
-    WRUN(down(w, w->h_flags, w->d_flags, n));
+    RUN(down(w, w->h_flags, w->d_flags, n));
     for (size_t i = 0; i < n; ++i) w->mark[w->idx[i]] = w->set_has[w->idx[i]] ? -1 : 0;
     for (size_t i = 0; i < n; ++i) {
       WCHECK(w, w->h_flags[i] <= 1 && !(w->h_flags[i] && w->mark[w->idx[i]] < 0),
@@ -294,12 +289,12 @@ static test_result_t set_step(worker_t *w) {
     WOK(w, gcol_set_erase(w->set, w->d_keys, n, (size_t *)w->d_one, w->s));
     for (size_t i = 0; i < n; ++i)
       if (w->set_has[w->idx[i]]) w->set_has[w->idx[i]] = 0, ++want;
-    WRUN(down(w, w->h_counts, w->d_one, 8));
+    RUN(down(w, w->h_counts, w->d_one, 8));
     WCHECK(w, w->h_counts[0] == want, "erased %zu, the model %zu", w->h_counts[0], want);
   } else { /* contains */
     w->op = "gcol_set_contains";
     WOK(w, gcol_set_contains(w->set, w->d_keys, n, (uint8_t *)w->d_flags, w->s));
-    WRUN(down(w, w->h_flags, w->d_flags, n));
+    RUN(down(w, w->h_flags, w->d_flags, n));
     for (size_t i = 0; i < n; ++i)
       WCHECK(w, w->h_flags[i] == w->set_has[w->idx[i]], "key %#llx: %d, the model %d",
              (unsigned long long)w->h_keys[i], w->h_flags[i], w->set_has[w->idx[i]]);
@@ -320,8 +315,8 @@ static test_result_t mm_check_all(worker_t *w) {
   size_t count = 0;
   WOK(w, gcol_multimap_retrieve_all(w->mm, w->d_mm_keys, w->d_mm_vals, &count, w->s));
   WCHECK(w, count == w->mm_total, "%zu pairs, the model %zu", count, w->mm_total);
-  WRUN(down(w, w->h_mm_keys, w->d_mm_keys, count * 8));
-  WRUN(down(w, w->h_mm_vals, w->d_mm_vals, count * 8));
+  RUN(down(w, w->h_mm_keys, w->d_mm_keys, count * 8));
+  RUN(down(w, w->h_mm_vals, w->d_mm_vals, count * 8));
   uint64_t *got = (uint64_t *)malloc(2 * 8 * (count + 1)), *ref = (uint64_t *)malloc(2 * 8 * (count + 1));
   WCHECK(w, got && ref, "%s", "out of host memory");
   for (size_t i = 0; i < count; ++i) {
@@ -345,30 +340,30 @@ static test_result_t mm_step(worker_t *w) {
   int kind = (int)below(w, 8);
   if (kind == 0 || w->mm_total + n > MM_LIMIT) { /* clear (also before it fills) */
     w->op = "gcol_multimap_clear";
-    if (kind == 0) WRUN(mm_check_all(w));
+    if (kind == 0) RUN(mm_check_all(w));
     w->op = "gcol_multimap_clear";
     WOK(w, gcol_multimap_clear(w->mm, w->s));
     memset(w->mm_count, 0, sizeof w->mm_count);
     w->mm_total = 0;
     return TEST_PASS;
   }
-  WRUN(draw(w, n, 0));
+  RUN(draw(w, n, 0));
   if (kind < 4) { /* insert: every pair kept */
     w->op = "gcol_multimap_insert";
     for (size_t i = 0; i < n; ++i) w->h_vals[i] = tu_next(&w->r);
-    WRUN(up(w, w->d_vals, w->h_vals, n * 8));
+    RUN(up(w, w->d_vals, w->h_vals, n * 8));
     WOK(w, gcol_multimap_insert(w->mm, w->d_keys, w->d_vals, n, (size_t *)w->d_one, w->s));
     for (size_t i = 0; i < n; ++i) {
       ++w->mm_count[w->idx[i]];
       w->mm_pair_key[w->mm_total] = w->h_keys[i], w->mm_pair_val[w->mm_total++] = w->h_vals[i];
     }
-    WRUN(down(w, w->h_counts, w->d_one, 8));
+    RUN(down(w, w->h_counts, w->d_one, 8));
     WCHECK(w, w->h_counts[0] == n, "stored %zu of %zu pairs", w->h_counts[0], n);
   } else { /* count */
     w->op = "gcol_multimap_count";
     WOK(w, gcol_multimap_count(w->mm, w->d_keys, n, (size_t *)w->d_counts, (size_t *)w->d_one, w->s));
-    WRUN(down(w, w->h_counts + 1, w->d_counts, n * 8));
-    WRUN(down(w, w->h_counts, w->d_one, 8));
+    RUN(down(w, w->h_counts + 1, w->d_counts, n * 8));
+    RUN(down(w, w->h_counts, w->d_one, 8));
     size_t total = 0;
     for (size_t i = 0; i < n; ++i) {
       total += w->mm_count[w->idx[i]];
@@ -392,7 +387,7 @@ static test_result_t bloom_check_words(worker_t *w) {
   test_result_t r = down(w, got, v.words, v.num_blocks * 32);
   int same = r == TEST_PASS && memcmp(got, w->bloom_words, v.num_blocks * 32) == 0;
   free(got);
-  WRUN(r);
+  RUN(r);
   WCHECK(w, same, "%s", "the filter's words differ from the reference's");
   return TEST_PASS;
 }
@@ -401,7 +396,7 @@ static test_result_t bloom_step(worker_t *w) {
   size_t n = batch_size(w);
   int kind = (int)below(w, 16);
   if (kind == 0) {
-    WRUN(bloom_check_words(w));
+    RUN(bloom_check_words(w));
     w->op = "gcol_bloom_clear";
     WOK(w, gcol_bloom_clear(w->bloom, w->s));
     memset(w->bloom_words, 0, w->bloom_blocks * 32);
@@ -409,7 +404,7 @@ static test_result_t bloom_step(worker_t *w) {
   }
   /* half universe keys, half any u64 */
   for (size_t i = 0; i < n; ++i) w->h_keys[i] = i & 1 ? tu_next(&w->r) : w->keys[below(w, UNIVERSE)];
-  WRUN(up(w, w->d_keys, w->h_keys, n * 8));
+  RUN(up(w, w->d_keys, w->h_keys, n * 8));
   if (kind < 8) {
     w->op = "gcol_bloom_add";
     WOK(w, gcol_bloom_add(w->bloom, w->d_keys, n, w->s));
@@ -418,7 +413,7 @@ static test_result_t bloom_step(worker_t *w) {
   }
   w->op = "gcol_bloom_contains";
   WOK(w, gcol_bloom_contains(w->bloom, w->d_keys, n, (uint8_t *)w->d_flags, w->s));
-  WRUN(down(w, w->h_flags, w->d_flags, n));
+  RUN(down(w, w->h_flags, w->d_flags, n));
   uint8_t want[BATCH];
   ref_bloom_contains(w->bloom_words, w->bloom_blocks, w->bloom_seed, w->h_keys, n, 8, want);
   for (size_t i = 0; i < n; ++i)
@@ -454,7 +449,7 @@ static test_result_t hll_step(worker_t *w) {
   size_t n = batch_size(w);
   int kind = (int)below(w, 16);
   if (kind == 0) {
-    WRUN(hll_check_registers(w));
+    RUN(hll_check_registers(w));
     w->op = "gcol_hll_clear";
     WOK(w, gcol_hll_clear(w->hll, w->s));
     memset(w->hll_reg, 0, sizeof w->hll_reg);
@@ -462,7 +457,7 @@ static test_result_t hll_step(worker_t *w) {
   }
   if (kind < 3) return hll_check_registers(w);
   for (size_t i = 0; i < n; ++i) w->h_keys[i] = i & 1 ? tu_next(&w->r) : w->keys[below(w, UNIVERSE)];
-  WRUN(up(w, w->d_keys, w->h_keys, n * 8));
+  RUN(up(w, w->d_keys, w->h_keys, n * 8));
   w->op = "gcol_hll_add";
   WOK(w, gcol_hll_add(w->hll, w->d_keys, n, GCOL_U64, w->s));
   ref_hll_add(w->hll_reg, HLL_P, w->hll_seed, w->h_keys, n, 8, 0);
@@ -494,8 +489,8 @@ static test_result_t str_column(worker_t *w, size_t n, gcol_strings_t *col) {
     bytes += w->pool_len[k];
     w->h_off[i + 1] = (int32_t)bytes;
   }
-  WRUN(up(w, w->d_off, w->h_off, (n + 1) * 4));
-  WRUN(up(w, w->d_chars, w->h_chars, bytes));
+  RUN(up(w, w->d_off, w->h_off, (n + 1) * 4));
+  RUN(up(w, w->d_chars, w->h_chars, bytes));
   col->d_offsets = w->d_off;
   col->offset_type = GCOL_I32;
   col->d_chars = w->d_chars;
@@ -515,20 +510,20 @@ static test_result_t str_step(worker_t *w) {
     w->str_next = 0;
     return TEST_PASS;
   }
-  WRUN(str_column(w, n, &col));
+  RUN(str_column(w, n, &col));
   if (kind < 4) { /* insert: ids in first-seen order */
     w->op = "gcol_strmap_insert";
     size_t want = 0;
     WOK(w, gcol_strmap_insert(w->str, &col, NULL, (size_t *)w->d_one, w->s));
     for (size_t i = 0; i < n; ++i)
       if (w->str_id[w->idx[i]] < 0) w->str_id[w->idx[i]] = w->str_next++, ++want;
-    WRUN(down(w, w->h_counts, w->d_one, 8));
+    RUN(down(w, w->h_counts, w->d_one, 8));
     WCHECK(w, w->h_counts[0] == want, "inserted %zu strings, the model %zu", w->h_counts[0], want);
   } else if (kind < 7) { /* insert_and_find: dictionary encoding */
     w->op = "gcol_strmap_insert_and_find";
     WOK(w, gcol_strmap_insert_and_find(w->str, &col, NULL, w->d_out, (uint8_t *)w->d_flags, w->s));
-    WRUN(down(w, w->h_out, w->d_out, n * 4));
-    WRUN(down(w, w->h_flags, w->d_flags, n));
+    RUN(down(w, w->h_out, w->d_out, n * 4));
+    RUN(down(w, w->h_flags, w->d_flags, n));
     const uint32_t *ids = (const uint32_t *)w->h_out;
     for (size_t i = 0; i < n; ++i) {
       uint32_t k = w->idx[i];
@@ -541,7 +536,7 @@ static test_result_t str_step(worker_t *w) {
   } else if (kind < 10) { /* find */
     w->op = "gcol_strmap_find";
     WOK(w, gcol_strmap_find(w->str, &col, w->d_out, w->s));
-    WRUN(down(w, w->h_out, w->d_out, n * 4));
+    RUN(down(w, w->h_out, w->d_out, n * 4));
     const uint32_t *ids = (const uint32_t *)w->h_out;
     for (size_t i = 0; i < n; ++i) {
       uint32_t want = w->str_id[w->idx[i]] < 0 ? 0xffffffffu : (uint32_t)w->str_id[w->idx[i]];
@@ -550,7 +545,7 @@ static test_result_t str_step(worker_t *w) {
   } else { /* contains and size */
     w->op = "gcol_strmap_contains";
     WOK(w, gcol_strmap_contains(w->str, &col, (uint8_t *)w->d_flags, w->s));
-    WRUN(down(w, w->h_flags, w->d_flags, n));
+    RUN(down(w, w->h_flags, w->d_flags, n));
     for (size_t i = 0; i < n; ++i)
       WCHECK(w, w->h_flags[i] == (w->str_id[w->idx[i]] >= 0), "row %zu (string %u): %d, the model %d", i,
              w->idx[i], w->h_flags[i], w->str_id[w->idx[i]] >= 0);
@@ -579,18 +574,18 @@ static test_result_t shared_step(worker_t *w) {
       want[i] = 0xffffffffu;
     }
   }
-  WRUN(up(w, w->d_keys, w->h_keys, n * 8));
+  RUN(up(w, w->d_keys, w->h_keys, n * 8));
   if (below(w, 2)) {
     w->op = "gcol_map_find (shared)";
     WOK(w, gcol_map_find(shared.map, w->d_keys, n, w->d_out, w->s));
-    WRUN(down(w, w->h_out, w->d_out, n * 4));
+    RUN(down(w, w->h_out, w->d_out, n * 4));
     const uint32_t *got = (const uint32_t *)w->h_out;
     for (size_t i = 0; i < n; ++i)
       WCHECK(w, got[i] == want[i], "key %#llx: %#x, wanted %#x", (unsigned long long)w->h_keys[i], got[i], want[i]);
   } else {
     w->op = "gcol_map_contains (shared)";
     WOK(w, gcol_map_contains(shared.map, w->d_keys, n, (uint8_t *)w->d_flags, w->s));
-    WRUN(down(w, w->h_flags, w->d_flags, n));
+    RUN(down(w, w->h_flags, w->d_flags, n));
     for (size_t i = 0; i < n; ++i)
       WCHECK(w, w->h_flags[i] == (want[i] != 0xffffffffu), "key %#llx: %d", (unsigned long long)w->h_keys[i],
              w->h_flags[i]);
@@ -714,24 +709,24 @@ static test_result_t worker_setup(worker_t *w) {
 static test_result_t worker_check_all(worker_t *w) {
   w->op = "final gcol_map_find";
   for (size_t k = 0; k < UNIVERSE; ++k) w->idx[k] = (uint32_t)k, w->h_keys[k] = w->keys[k];
-  WRUN(up(w, w->d_keys, w->h_keys, UNIVERSE * 8));
+  RUN(up(w, w->d_keys, w->h_keys, UNIVERSE * 8));
   WOK(w, gcol_map_find(w->map, w->d_keys, UNIVERSE, w->d_out, w->s));
-  WRUN(down(w, w->h_out, w->d_out, UNIVERSE * 8));
+  RUN(down(w, w->h_out, w->d_out, UNIVERSE * 8));
   for (size_t k = 0; k < UNIVERSE; ++k)
     WCHECK(w, w->h_out[k] == (w->map_has[k] ? w->map_val[k] : ~0ULL), "key %#llx: %#llx",
            (unsigned long long)w->keys[k], (unsigned long long)w->h_out[k]);
   w->op = "final gcol_set_contains";
   WOK(w, gcol_set_contains(w->set, w->d_keys, UNIVERSE, (uint8_t *)w->d_flags, w->s));
-  WRUN(down(w, w->h_flags, w->d_flags, UNIVERSE));
+  RUN(down(w, w->h_flags, w->d_flags, UNIVERSE));
   for (size_t k = 0; k < UNIVERSE; ++k)
     WCHECK(w, w->h_flags[k] == w->set_has[k], "key %#llx: %d", (unsigned long long)w->keys[k], w->h_flags[k]);
   w->op = "final gcol_set_status";
   WOK(w, gcol_set_status(w->set, w->s));
   WOK(w, gcol_map_status(w->map, w->s));
-  WRUN(mm_check_all(w));
+  RUN(mm_check_all(w));
   WOK(w, gcol_multimap_status(w->mm, w->s));
-  WRUN(bloom_check_words(w));
-  WRUN(hll_check_registers(w));
+  RUN(bloom_check_words(w));
+  RUN(hll_check_registers(w));
   w->op = "final gcol_strmap_status";
   WOK(w, gcol_strmap_status(w->str, w->s));
   return TEST_PASS;
@@ -750,15 +745,15 @@ static test_result_t worker_loop(worker_t *w) {
                                   shared_step};
   const size_t kinds = sizeof steps / sizeof steps[0];
   for (w->iter = 0; !atomic_load(&stop_all) && !past_deadline(); ++w->iter) {
-    if (below(w, 32) == 0) WRUN(error_step(w));
-    else WRUN(steps[below(w, kinds)](w));
+    if (below(w, 32) == 0) RUN(error_step(w));
+    else RUN(steps[below(w, kinds)](w));
     /* the next step refills the pinned staging buffers: this one's copies must be done */
     WCUDA(w, cudaStreamSynchronize(w->s));
-    WRUN(message_unchanged(w));
+    RUN(message_unchanged(w));
   }
   if (atomic_load(&stop_all)) return TEST_FAIL; /* another thread failed; it said why */
   w->op = NULL;
-  WRUN(worker_check_all(w));
+  RUN(worker_check_all(w));
   return message_unchanged(w);
 }
 

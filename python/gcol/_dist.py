@@ -211,22 +211,19 @@ class DistMap:
         if first or st:
             raise libs.error(first or st)
 
-    def _per_rank(self, arrays, what):
-        """The Views of a call's arrays, one per local rank, checked to be on their devices."""
+    def _typed(self, arrays, dtype, what, counts=None):
+        """The typed Views of a call's arrays, one per local rank (counts[i]
+        elements each, when given), each checked to be on its rank's device."""
         if self._single:
             arrays = [arrays]
         elif not isinstance(arrays, (list, tuple)) or len(arrays) != len(self.devices):
             raise InvalidArgumentError("%s must be a list of %d arrays, one per device %s" %
                                        (what, len(self.devices), self.devices))
-        views = [_arrays.view(a) for a in arrays]
+        views = [typed(a, dtype, what, None if counts is None else counts[i]) for i, a in enumerate(arrays)]
         for v, d in zip(views, self.devices):
             if _device_of(v) != d:
                 raise InvalidArgumentError("%s: an array on device %d was given for device %d" % (what, _device_of(v), d))
         return views
-
-    def _typed(self, arrays, dtype, what, counts=None):
-        views = self._per_rank(arrays, what)
-        return [typed(v.obj, dtype, what, None if counts is None else counts[i]) for i, v in enumerate(views)]
 
     def _stream(self, view, stream, i):
         if stream is not None:

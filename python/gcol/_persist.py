@@ -58,19 +58,27 @@ def to_device(a):
     return lib.cupy.asarray(a)
 
 
+def build_filled(cls, settings, contents, stream=None):
+    """A new cls(**settings) holding contents() (see _fill); closed again, and
+    the error raised, when filling fails: no half-made container escapes.
+    contents is called once the new container exists (so a copy without a
+    device fails there, before the original is read)."""
+    obj = cls(stream=stream, **settings)
+    try:
+        obj._fill(contents(), stream)
+    except BaseException:
+        obj.close()
+        raise
+    return obj
+
+
 def restore(name, fmt, settings, contents):
     """Unpickle: a container of class gcol.<name> built from settings, filled with contents."""
     if fmt != _FORMAT:
         raise ValueError("a pickled gcol.%s of format %r; this gcol (%s) reads format %d"
                          % (name, fmt, sys.modules["gcol"].__version__, _FORMAT))
     cls = getattr(sys.modules["gcol"], name)
-    obj = cls(**settings)
-    try:
-        obj._fill(tuple(to_device(c) for c in contents), None)
-    except BaseException:
-        obj.close()
-        raise
-    return obj
+    return build_filled(cls, settings, lambda: tuple(to_device(c) for c in contents))
 
 
 class Persistent:
@@ -82,13 +90,7 @@ class Persistent:
         device (the contents are read back and inserted: this waits for the
         stream). The copy owns its own memory and handle."""
         self._handle()  # a closed container raises here
-        twin = type(self)(stream=stream, **self._settings())
-        try:
-            twin._fill(self._contents(stream), stream)
-        except BaseException:
-            twin.close()
-            raise
-        return twin
+        return build_filled(type(self), self._settings(), lambda: self._contents(stream), stream)
 
     def __copy__(self):
         return self.copy()

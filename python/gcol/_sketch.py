@@ -17,7 +17,7 @@ from ctypes import c_double, c_int, c_size_t, c_void_p
 from . import _abi, _arrays, _dtypes, _lib
 from ._errors import InvalidArgumentError
 from ._handle import Handle, non_negative, typed
-from ._persist import Persistent
+from ._persist import Persistent, build_filled
 
 
 def _sketch_functions():
@@ -178,13 +178,8 @@ class BloomFilter(_Sketch):
             key_dtype = "uint32" if width == 4 else "uint64"
         if not 0 < blocks <= (1 << 40) // 32:
             raise InvalidArgumentError("the bytes' header names %d blocks" % blocks)
-        f = cls(key_dtype, size_bytes=blocks * 32, seed=seed, stream=stream)
-        try:
-            f._fill((data,), stream)
-        except BaseException:
-            f.close()
-            raise
-        return f
+        settings = dict(key_dtype=key_dtype, size_bytes=blocks * 32, seed=seed)
+        return build_filled(cls, settings, lambda: (data,), stream)
 
     # ---- copies and pickles --------------------------------------------------
     def _settings(self):
@@ -287,13 +282,7 @@ class HyperLogLog(_Sketch):
         magic, _, precision, _, seed = _HEADER.unpack_from(data)
         if magic != b"GHLL":
             raise InvalidArgumentError("the bytes do not start with b'GHLL' (not an exported sketch)")
-        h = cls(precision, seed=seed, stream=stream)
-        try:
-            h._fill((data,), stream)
-        except BaseException:
-            h.close()
-            raise
-        return h
+        return build_filled(cls, dict(precision=precision, seed=seed), lambda: (data,), stream)
 
     # ---- copies and pickles --------------------------------------------------
     def _settings(self):

@@ -120,3 +120,18 @@ test_result_t dc_use(const dc_cluster_t *c, int i) {
   CHECK_CUDA(cudaSetDevice(c->dev[i]));
   return TEST_PASS;
 }
+
+test_result_t dc_size_is(dc_cluster_t *c, size_t want) {
+  size_t got[DC_MAX_LOCAL];
+  dc_args_t a[DC_MAX_LOCAL];
+  memset(a, 0, sizeof a);
+  for (int i = 0; i < c->nlocal; ++i) got[i] = (size_t)-1, a[i].h_out = &got[i];
+  CHECK_OK(dc_call(c, DC_SIZE, a));
+  for (int i = 0; i < c->nlocal; ++i) {
+    if (got[i] != want) {
+      fprintf(stderr, "    rank %d: size %zu, want %zu\n", c->rank[i], got[i], want);
+      return TEST_FAIL;
+    }
+  }
+  return TEST_PASS;
+}

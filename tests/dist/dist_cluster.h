@@ -59,6 +59,9 @@ typedef struct {
  * nlocal > 1. Returns the first failure, of a queueing call or of the group. */
 gcol_status_t dc_call(dc_cluster_t *c, dc_op_t op, const dc_args_t *a);
 
+/* gcol_dist_map_size on every local rank returns want. */
+test_result_t dc_size_is(dc_cluster_t *c, size_t want);
+
 /* Make device of local rank i current (for allocations, shard reads). */
 test_result_t dc_use(const dc_cluster_t *c, int i);
 

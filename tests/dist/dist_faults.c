@@ -101,24 +101,11 @@ static gcol_status_t find_all(df_t *f, int bad, void *bad_out) {
   return dc_call(f->c, DC_FIND, a);
 }
 
-static test_result_t size_is(df_t *f, size_t want) {
-  size_t got[DC_MAX_LOCAL];
-  dc_args_t a[DC_MAX_LOCAL];
-  memset(a, 0, sizeof a);
-  for (int i = 0; i < f->c->nlocal; ++i) got[i] = (size_t)-1, a[i].h_out = &got[i];
-  CHECK_OK(dc_call(f->c, DC_SIZE, a));
-  for (int i = 0; i < f->c->nlocal; ++i) {
-    if (got[i] != want) fprintf(stderr, "    rank %d: size %zu, want %zu\n", f->c->rank[i], got[i], want);
-    CHECK(got[i] == want);
-  }
-  return TEST_PASS;
-}
-
 /* Insert every batch, then every rank finds every key with its value. */
 static test_result_t works_again(df_t *f) {
   size_t total = (size_t)PER_RANK * (size_t)f->c->nranks;
   CHECK_OK(insert(f, -1, NULL));
-  RUN(size_is(f, total));
+  RUN(dc_size_is(f->c, total));
   CHECK_OK(find_all(f, -1, NULL));
   uint64_t *got = malloc(total * sizeof(uint64_t));
   CHECK(got);
@@ -137,7 +124,7 @@ static test_result_t allocator_refuses(df_t *f, int bad) {
   CHECK_STATUS(insert(f, -1, NULL), GCOL_ERROR_OUT_OF_MEMORY);
   CHECK_STATUS(find_all(f, -1, NULL), GCOL_ERROR_OUT_OF_MEMORY);
   if (b >= 0) f->alloc[b].refuse = 0;
-  RUN(size_is(f, 0)); /* refused before any pair moved */
+  RUN(dc_size_is(f->c, 0)); /* refused before any pair moved */
   return works_again(f);
 }
 
@@ -164,7 +151,7 @@ static test_result_t bad_pointers(df_t *f, int bad) {
   int pageable = 0;
   CHECK_CUDA(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, 0));
   if (!pageable) CHECK_STATUS(insert(f, bad, host), E);
-  RUN(size_is(f, 0));
+  RUN(dc_size_is(f->c, 0));
   RUN(works_again(f));
   CHECK_STATUS(find_all(f, bad, NULL), E);
   if (!pageable) CHECK_STATUS(find_all(f, bad, host), E);

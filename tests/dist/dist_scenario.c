@@ -169,20 +169,7 @@ static test_result_t check_batches(ctx_t *x, const uint64_t *absent, size_t na) 
   return TEST_PASS;
 }
 
-static test_result_t check_size(ctx_t *x) {
-  size_t got[DC_MAX_LOCAL];
-  dc_args_t a[DC_MAX_LOCAL];
-  memset(a, 0, sizeof a);
-  for (int i = 0; i < x->c->nlocal; ++i) got[i] = (size_t)-1, a[i].h_out = &got[i];
-  CHECK_OK(dc_call(x->c, DC_SIZE, a));
-  for (int i = 0; i < x->c->nlocal; ++i) {
-    if (got[i] != dm_size(&x->model)) {
-      fprintf(stderr, "    rank %d: size %zu, model %zu\n", x->c->rank[i], got[i], dm_size(&x->model));
-      return TEST_FAIL;
-    }
-  }
-  return TEST_PASS;
-}
+static test_result_t check_size(ctx_t *x) { return dc_size_is(x->c, dm_size(&x->model)); }
 
 /* Every rank's retrieve_all: exactly the model's keys that rank owns, each
  * once, with the model's value. */
