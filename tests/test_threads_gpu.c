@@ -606,7 +606,9 @@ static test_result_t error_step(worker_t *w) {
   switch (below(w, 5)) {
     case 0: call = "gcol_map_find", st = gcol_map_find(shared.map, bad, 3, w->d_out, w->s); break;
     case 1: call = "gcol_set_insert", st = gcol_set_insert(w->set, bad, 3, NULL, w->s); break;
-    case 2: call = "gcol_multimap_count", st = gcol_multimap_count(w->mm, bad, 3, NULL, NULL, w->s); break;
+    case 2: /* a total to write, so the keys are read and checked */
+      call = "gcol_multimap_count", st = gcol_multimap_count(w->mm, bad, 3, NULL, (size_t *)w->d_one, w->s);
+      break;
     case 3: call = "gcol_bloom_add", st = gcol_bloom_add(w->bloom, bad, 3, w->s); break;
     default: call = "gcol_hll_add", st = gcol_hll_add(w->hll, bad, 3, GCOL_U64, w->s); break;
   }

@@ -8,9 +8,11 @@
  * made), then move the pairs in rounds of at most q pairs per peer. Round k
  * lands in receive slot k % DIST_SLOTS; the shard works on it on s while the
  * next rounds travel on cs, a stream of the highest priority, so that NCCL's
- * blocks get SMs ahead of the shard's kernels. find/contains answers go
- * back in the round's layout and are scattered into batch order as they
- * arrive (this rank's own answers right after it made them). */
+ * blocks get SMs ahead of the shard's kernels. find/contains look their
+ * own keys up where they stand in the batch (only the other ranks' keys are
+ * grouped) and answer rounds through the shard's device view in short
+ * blocks (gcol_dist_lookup); answers go back in the round's layout and are
+ * scattered into batch order as they arrive. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +88,13 @@ static void open_rank(dist_call_t *c) {
     m->h_words = NULL;
 }
 
+/* Lookups find this rank's own keys where they are in the batch and answer
+ * in place (gcol_dist_lookup): only the other ranks' keys are grouped. The
+ * insert family and erase go through the shard's bulk calls, which group
+ * their own keys with the rest (growth, sizes and the claim rules stay the
+ * shard's). The test hook that sends own keys through NCCL turns it off. */
+static int own_in_place(const dist_call_t *c) { return dist_kind_answers(c->kind) && !gcol_dist_send_own_keys(); }
+
 static void prepare_batch(dist_call_t *c) {
   gcol_dist_map_t *m = c->m;
   const int P = m->nranks;
@@ -102,8 +111,9 @@ static void prepare_batch(dist_call_t *c) {
   c->origin = ib ? (uint32_t *)b : NULL, b += align16(n * ib);
   c->back = ab ? b : NULL;
   if (!cuda_ok(c, gcol_dist_count_owners(c->keys, n, (int)kb, P, c->d_counts, c->s))) return;
-  cuda_ok(c, gcol_dist_group_by_owner(c->keys, c->values, n, (int)kb, (int)vb, P, c->d_counts, c->d_counts + 2 * P,
-                                      c->send_keys, c->send_values, c->origin, c->s));
+  cuda_ok(c, gcol_dist_group_by_owner(c->keys, c->values, n, (int)kb, (int)vb, P, own_in_place(c) ? m->rank : -1,
+                                      c->d_counts, c->d_counts + 2 * P, c->send_keys, c->send_values, c->origin,
+                                      c->s));
 }
 
 /* The map's device words (counts, votes, fingerprints), made once by create:
@@ -169,14 +179,15 @@ static void plan_rounds(dist_call_t *c) {
     c->skip = 1;
     return;
   }
+  /* this rank's own keys never travel: dist_step_apply_self works on them
+   * where the grouping put them (or in the batch itself, own_in_place); the
+   * rounds carry the other ranks' */
+  const int own_apart = !gcol_dist_send_own_keys();
+  if (own_apart) c->self = (size_t)h[m->rank];
+  if (own_in_place(c)) h[m->rank] = h[P + m->rank] = 0; /* the grouping left them out */
   gcol_dist_exclusive_sum(h, P, c->plan);
   gcol_dist_exclusive_sum(h + P, P, c->plan + P + 1);
-  /* this rank's own keys never travel: dist_step_apply_self works on them
-   * where the grouping put them; the rounds carry the other ranks' */
-  if (!gcol_dist_send_own_keys()) {
-    c->self = (size_t)h[m->rank];
-    h[m->rank] = h[P + m->rank] = 0;
-  }
+  if (own_apart) h[m->rank] = h[P + m->rank] = 0;
   c->q = gcol_dist_round_pairs_in_use(P);
   c->rounds = gcol_dist_num_rounds(h, h + P, P, c->q);
   size_t most = 0; /* round 0 is the largest a rank receives */
@@ -339,9 +350,25 @@ static void scatter(dist_call_t *c, size_t at, size_t n, cudaStream_t stream) {
   cuda_ok(c, gcol_dist_scatter((char *)c->back + at * ab, c->origin + at, n, (int)ab, c->out, stream));
 }
 
+/* find / contains of n keys on the shard through its device view (see
+ * gcol_dist_lookup): nranks 0 for all of them, else only this rank's. */
+static void shard_lookup(dist_call_t *c, const void *keys, size_t n, int nranks, void *out) {
+  gcol_map_view_t view;
+  gcol_status_t st = gcol_map_device_view(c->m->shard, &view);
+  if (st != GCOL_SUCCESS) {
+    shard_fail(c, st);
+    return;
+  }
+  cuda_ok(c, gcol_dist_lookup(&view, keys, n, c->m->rank, nranks, out, c->kind == DIST_CONTAINS, c->s));
+}
+
 void dist_step_apply_self(dist_call_t *c) {
   if (c->skip || !dist_kind_keyed(c->kind) || c->self == 0) return;
   use_device(c);
+  if (own_in_place(c)) {
+    shard_lookup(c, c->keys, c->n, c->m->nranks, c->out);
+    return;
+  }
   size_t at = (size_t)c->plan[c->m->rank], vb = sent_value_bytes(c);
   shard_op(c, (char *)c->send_keys + at * c->m->key_bytes, vb ? (char *)c->send_values + at * vb : NULL, c->self,
            dist_kind_answers(c->kind) ? (char *)c->back + at * answer_bytes(c) : NULL);
@@ -355,7 +382,8 @@ void dist_step_apply(dist_call_t *c, size_t k) {
   size_t *piece_s, *piece_r, *off_r;
   size_t n = layout(c, k, &piece_s, &piece_r, &off_r);
   if (!cuda_ok(c, cudaStreamWaitEvent(c->s, m->ev_fwd[k % DIST_SLOTS], 0))) return;
-  shard_op(c, c->slot_keys[k % DIST_SLOTS], c->slot_values[k % DIST_SLOTS], n, c->slot_out[k % DIST_SLOTS]);
+  if (dist_kind_answers(c->kind)) shard_lookup(c, c->slot_keys[k % DIST_SLOTS], n, 0, c->slot_out[k % DIST_SLOTS]);
+  else shard_op(c, c->slot_keys[k % DIST_SLOTS], c->slot_values[k % DIST_SLOTS], n, c->slot_out[k % DIST_SLOTS]);
   cuda_ok(c, cudaEventRecord(m->ev_op[k % DIST_SLOTS], c->s));
 }
 

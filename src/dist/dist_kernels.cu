@@ -2,8 +2,11 @@
  * warp that go to the same rank elect one leader (match_any), which makes
  * one shared-memory atomic for all of them; each block then reserves one
  * range per rank in global memory with one atomic. */
+#include <cooperative_groups.h>
+
 #include "dist/dist_kernels.h"
 #include "dist/dist_plan.h"
+#include "gcol/device/map.cuh"
 
 namespace {
 
@@ -42,14 +45,14 @@ __global__ void __launch_bounds__(kBlock) count_kernel(const void *keys, size_t 
     if (s_hist[p]) atomicAdd(&counts[p], (unsigned long long)s_hist[p]);
 }
 
-__global__ void starts_kernel(const uint64_t *counts, uint32_t nranks, unsigned long long *cursor) {
+__global__ void starts_kernel(const uint64_t *counts, uint32_t nranks, uint32_t skip, unsigned long long *cursor) {
   unsigned long long sum = 0;
-  for (uint32_t p = 0; p < nranks; ++p) cursor[p] = sum, sum += counts[p];
+  for (uint32_t p = 0; p < nranks; ++p) cursor[p] = sum, sum += p == skip ? 0 : counts[p];
 }
 
 template <int KB, int VB>
 __global__ void __launch_bounds__(kBlock) group_kernel(const void *keys, const void *values, size_t n,
-                                                        uint32_t nranks, unsigned long long *cursor,
+                                                        uint32_t nranks, uint32_t skip, unsigned long long *cursor,
                                                         void *keys_out, void *values_out,
                                                         uint32_t *origin_out) {
   extern __shared__ unsigned s_hist[]; /* nranks counts, then nranks 64-bit bases */
@@ -67,10 +70,11 @@ __global__ void __launch_bounds__(kBlock) group_kernel(const void *keys, const v
 #pragma unroll
     for (int it = 0; it < kItems; ++it) {
       size_t i = tile + (size_t)it * kBlock + threadIdx.x;
+      owner[it] = skip; /* past the end: not written */
       if (i < n) {
         key[it] = k[i];
         owner[it] = gcol_dist_owner_of((uint64_t)key[it], nranks);
-        slot[it] = warp_claim(s_hist, owner[it]);
+        if (owner[it] != skip) slot[it] = warp_claim(s_hist, owner[it]);
       }
     }
     __syncthreads();
@@ -80,7 +84,7 @@ __global__ void __launch_bounds__(kBlock) group_kernel(const void *keys, const v
 #pragma unroll
     for (int it = 0; it < kItems; ++it) {
       size_t i = tile + (size_t)it * kBlock + threadIdx.x;
-      if (i < n) {
+      if (owner[it] != skip) {
         size_t o = s_base[owner[it]] + slot[it];
         static_cast<K *>(keys_out)[o] = key[it];
         if (values_out) static_cast<V *>(values_out)[o] = v[i];
@@ -103,10 +107,41 @@ unsigned grid_for(size_t items) {
 }
 
 template <int KB, int VB>
-void launch_group(const void *keys, const void *values, size_t n, uint32_t nranks, unsigned long long *cursor,
-                  void *keys_out, void *values_out, uint32_t *origin_out, size_t shmem, cudaStream_t s) {
+void launch_group(const void *keys, const void *values, size_t n, uint32_t nranks, uint32_t skip,
+                  unsigned long long *cursor, void *keys_out, void *values_out, uint32_t *origin_out, size_t shmem,
+                  cudaStream_t s) {
   group_kernel<KB, VB><<<grid_for((n + kItems - 1) / kItems), kBlock, shmem, s>>>(
-      keys, values, n, nranks, cursor, keys_out, values_out, origin_out);
+      keys, values, n, nranks, skip, cursor, keys_out, values_out, origin_out);
+}
+
+/* Lookups on the shard through its device view, a key per thread and a block
+ * per 256 keys: blocks end often, so the NCCL blocks of the rounds in flight
+ * (a stream of higher priority) get SMs as soon as some free up, where a
+ * full-grid kernel would hold every SM to its end. nranks 0: every key is
+ * this rank's (a received round); else only keys rank `me` owns are looked
+ * up (the batch itself: no copy of them). Probing as the map's bulk find:
+ * the warp splits into the bucket's worker tiles. */
+template <class K, class V>
+__global__ void __launch_bounds__(kBlock) lookup_kernel(gcol::map_view<K, V> view, const K *keys, size_t n,
+                                                         uint32_t me, uint32_t nranks, void *out, bool contains) {
+  auto warp = cooperative_groups::tiled_partition<32>(cooperative_groups::this_thread_block());
+  const size_t i = (size_t)blockIdx.x * kBlock + threadIdx.x;
+  K k = i < n ? keys[i] : K();
+  bool mine = i < n && (nranks == 0 || gcol_dist_owner_of((uint64_t)k, nranks) == me);
+  V v = view.empty_value();
+  bool found = view.find_each(warp, mine, k, &v);
+  if (!mine) return;
+  if (contains) static_cast<uint8_t *>(out)[i] = found;
+  else static_cast<V *>(out)[i] = v;
+}
+
+template <class K, class V>
+cudaError_t launch_lookup(const gcol_map_view_t &v, const void *keys, size_t n, int me, int nranks, void *out,
+                          bool contains, cudaStream_t s) {
+  size_t blocks = (n + kBlock - 1) / kBlock;
+  lookup_kernel<K, V><<<(unsigned)blocks, kBlock, 0, s>>>(gcol::map_view<K, V>(v), static_cast<const K *>(keys), n,
+                                                          (uint32_t)me, (uint32_t)nranks, out, contains);
+  return cudaGetLastError();
 }
 
 }  // namespace
@@ -124,19 +159,23 @@ extern "C" cudaError_t gcol_dist_count_owners(const void *d_keys, size_t n, int 
 }
 
 extern "C" cudaError_t gcol_dist_group_by_owner(const void *d_keys, const void *d_values, size_t n, int key_bytes,
-                                                int value_bytes, int nranks, const uint64_t *d_counts,
+                                                int value_bytes, int nranks, int skip, const uint64_t *d_counts,
                                                 uint64_t *d_cursor, void *d_keys_out, void *d_values_out,
                                                 uint32_t *d_origin_out, cudaStream_t s) {
   if (n == 0) return cudaSuccess;
   auto *cur = reinterpret_cast<unsigned long long *>(d_cursor);
-  starts_kernel<<<1, 1, 0, s>>>(d_counts, (uint32_t)nranks, cur);
+  const uint32_t P = (uint32_t)nranks, skip_rank = skip < 0 ? P : (uint32_t)skip;
+  starts_kernel<<<1, 1, 0, s>>>(d_counts, P, skip_rank, cur);
   size_t shmem = sizeof(unsigned) * (((size_t)nranks + 1) & ~(size_t)1) + sizeof(unsigned long long) * (size_t)nranks;
   const void *v = d_values_out ? d_values : nullptr;
-  uint32_t P = (uint32_t)nranks;
-  if (key_bytes == 4 && value_bytes == 4) launch_group<4, 4>(d_keys, v, n, P, cur, d_keys_out, d_values_out, d_origin_out, shmem, s);
-  else if (key_bytes == 4) launch_group<4, 8>(d_keys, v, n, P, cur, d_keys_out, d_values_out, d_origin_out, shmem, s);
-  else if (value_bytes == 4) launch_group<8, 4>(d_keys, v, n, P, cur, d_keys_out, d_values_out, d_origin_out, shmem, s);
-  else launch_group<8, 8>(d_keys, v, n, P, cur, d_keys_out, d_values_out, d_origin_out, shmem, s);
+  if (key_bytes == 4 && value_bytes == 4)
+    launch_group<4, 4>(d_keys, v, n, P, skip_rank, cur, d_keys_out, d_values_out, d_origin_out, shmem, s);
+  else if (key_bytes == 4)
+    launch_group<4, 8>(d_keys, v, n, P, skip_rank, cur, d_keys_out, d_values_out, d_origin_out, shmem, s);
+  else if (value_bytes == 4)
+    launch_group<8, 4>(d_keys, v, n, P, skip_rank, cur, d_keys_out, d_values_out, d_origin_out, shmem, s);
+  else
+    launch_group<8, 8>(d_keys, v, n, P, skip_rank, cur, d_keys_out, d_values_out, d_origin_out, shmem, s);
   return cudaGetLastError();
 }
 
@@ -151,4 +190,15 @@ extern "C" cudaError_t gcol_dist_scatter(const void *d_grouped, const uint32_t *
   else
     scatter_kernel<<<grid, kBlock, 0, s>>>(static_cast<const uint64_t *>(d_grouped), d_origin, n, static_cast<uint64_t *>(d_out));
   return cudaGetLastError();
+}
+
+extern "C" cudaError_t gcol_dist_lookup(const gcol_map_view_t *view, const void *d_keys, size_t n, int me, int nranks,
+                                        void *d_out, int contains, cudaStream_t s) {
+  if (n == 0) return cudaSuccess;
+  const bool k4 = gcol_type_size((gcol_type_t)view->key_type) == 4;
+  const bool v4 = gcol_type_size((gcol_type_t)view->value_type) == 4;
+  if (k4 && v4) return launch_lookup<uint32_t, uint32_t>(*view, d_keys, n, me, nranks, d_out, contains, s);
+  if (k4) return launch_lookup<uint32_t, uint64_t>(*view, d_keys, n, me, nranks, d_out, contains, s);
+  if (v4) return launch_lookup<uint64_t, uint32_t>(*view, d_keys, n, me, nranks, d_out, contains, s);
+  return launch_lookup<uint64_t, uint64_t>(*view, d_keys, n, me, nranks, d_out, contains, s);
 }
