@@ -88,8 +88,8 @@ class Container(Handle):
         size = ctypes.c_size_t()
         size_status = raise_unless_latched(self._c("size")(self._handle(), ctypes.byref(size), s),
                                            self._call_name("size"))
-        keys = lib.empty((max(size.value, 1),), self.key_dtype, None)  # the C call wants non-NULL outputs
-        values = lib.empty((max(size.value, 1),), self.value_dtype, None)
+        keys = lib.empty((max(size.value, 1),), self.key_dtype, None, s)  # the C call wants non-NULL outputs
+        values = lib.empty((max(size.value, 1),), self.value_dtype, None, s)
         got = ctypes.c_size_t()
         status = self._c("retrieve_all")(self._handle(), typed(keys, self.key_dtype, "keys").ptr,
                                          typed(values, self.value_dtype, "values").ptr, ctypes.byref(got), s)

@@ -264,7 +264,7 @@ class DistMap:
         outs = []
         for i, view in enumerate(k):
             with _on_device(view.lib.name, self.devices[i]):
-                outs.append(view.lib.empty(view.shape, dtype, view))
+                outs.append(view.lib.empty(view.shape, dtype, view, self._stream(view, stream, i)))
         o = [typed(x, dtype, "out", k[i].n) for i, x in enumerate(outs)]
         fn = getattr(self._libs, name)
         self._group(lambda i: fn(self._handle(i), k[i].ptr, k[i].n, o[i].ptr, self._stream(k[i], stream, i)))

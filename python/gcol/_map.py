@@ -171,8 +171,8 @@ class Map(Persistent, Sentinels, Container):
     def insert_and_find(self, keys: Any, values: Any, stream: StreamLike = None) -> Tuple[Any, Any]:
         """Insert like insert; returns (stored value per input, bool: this input inserted it)."""
         k, v, s = self._pairs(keys, values, stream)
-        stored = k.lib.empty(k.shape, self.value_dtype, k)
-        inserted = k.lib.empty(k.shape, "bool", k)
+        stored = k.lib.empty(k.shape, self.value_dtype, k, s)
+        inserted = k.lib.empty(k.shape, "bool", k, s)
         self._check(self._f.map_insert_and_find(self._handle(), k.ptr, v.ptr, k.n,
                                                 typed(stored, self.value_dtype, "out").ptr,
                                                 typed(inserted, "bool", "out").ptr, s))
@@ -181,21 +181,19 @@ class Map(Persistent, Sentinels, Container):
     # ---- queries -------------------------------------------------------------
     def find(self, keys: Any, out: Any = None, stream: StreamLike = None) -> Any:
         """Values of keys (empty_value where absent), in out or a new array."""
-        k = typed(keys, self.key_dtype, "keys")
+        k, s = self._keys(keys, stream)
         if out is None:
-            out = k.lib.empty(k.shape, self.value_dtype, k)
+            out = k.lib.empty(k.shape, self.value_dtype, k, s)
         o = typed(out, self.value_dtype, "out", k.n)
-        s = self._stream(stream, k)
         self._check(self._f.map_find(self._handle(), k.ptr, k.n, o.ptr, s))
         return out
 
     def contains(self, keys: Any, out: Any = None, stream: StreamLike = None) -> Any:
         """A bool array: which keys are present."""
-        k = typed(keys, self.key_dtype, "keys")
+        k, s = self._keys(keys, stream)
         if out is None:
-            out = k.lib.empty(k.shape, "bool", k)
+            out = k.lib.empty(k.shape, "bool", k, s)
         o = typed(out, "bool", "out", k.n)
-        s = self._stream(stream, k)
         self._check(self._f.map_contains(self._handle(), k.ptr, k.n, o.ptr, s))
         return out
 

@@ -62,9 +62,8 @@ class Multimap(Persistent, Container):
 
     def count(self, keys, stream=None):
         """Per query key, how many pairs have it (an int64 array)."""
-        k = typed(keys, self.key_dtype, "keys")
-        counts = k.lib.empty(k.shape, "int64", k)  # size_t on the C side: same bits
-        s = self._stream(stream, k)
+        k, s = self._keys(keys, stream)
+        counts = k.lib.empty(k.shape, "int64", k, s)  # size_t on the C side: same bits
         self._check(self._f.multimap_count(self._handle(), k.ptr, k.n, typed(counts, "int64", "out").ptr,
                                            None, s))
         return counts
@@ -78,20 +77,20 @@ class Multimap(Persistent, Container):
         multimap's latched RESERVED_KEY is then cleared)."""
         k, s = self._keys(keys, stream)
         h = self._handle()
-        total = k.lib.empty((1,), "int64", k)
+        total = k.lib.empty((1,), "int64", k, s)
         total_ptr = typed(total, "int64", "total").ptr
         self._check(self._f.multimap_count(h, k.ptr, k.n, None, total_ptr, s))
         status = self._f.multimap_status(h, s)  # waits: total is readable
         if not (sentinel_queries_match_nothing and status == Status.RESERVED_KEY):
             self._check(status, "gcol_multimap_status")
         n = int(total[0])
-        values = k.lib.empty((n,), self.value_dtype, k)
-        query = k.lib.empty((n,), "int64", k)
+        values = k.lib.empty((n,), self.value_dtype, k, s)
+        query = k.lib.empty((n,), "int64", k, s)
         temp_bytes = ctypes.c_size_t()
         args = [h, k.ptr, k.n, None, typed(values, self.value_dtype, "values").ptr,
                 typed(query, "int64", "query").ptr, n, total_ptr, s]
         self._check(self._f.multimap_retrieve(None, ctypes.byref(temp_bytes), *args))
-        temp = k.lib.empty((temp_bytes.value,), "bool", k)
+        temp = k.lib.empty((temp_bytes.value,), "bool", k, s)
         temp_ptr = typed(temp, "bool", "temp").ptr
         self._check(self._f.multimap_retrieve(temp_ptr, ctypes.byref(temp_bytes), *args))
         return values, query

@@ -59,7 +59,7 @@ class _Keys(Persistent, Sentinels, Container):
     def _flags(self, name, keys, out, stream):
         k, s = self._keys(keys, stream)
         if out is None:
-            out = k.lib.empty(k.shape, "bool", k)
+            out = k.lib.empty(k.shape, "bool", k, s)
         self._check(self._c(name)(self._handle(), k.ptr, k.n, typed(out, "bool", "out", k.n).ptr, s))
         return out
 
@@ -71,7 +71,7 @@ class _Keys(Persistent, Sentinels, Container):
         size = ctypes.c_size_t()
         size_status = raise_unless_latched(self._c("size")(self._handle(), ctypes.byref(size), s),
                                            self._call_name("size"))
-        keys = lib.empty((max(size.value, 1),), self.key_dtype, None)
+        keys = lib.empty((max(size.value, 1),), self.key_dtype, None, s)
         got = ctypes.c_size_t()
         status = self._c("retrieve_all")(self._handle(), typed(keys, self.key_dtype, "keys").ptr, ctypes.byref(got), s)
         result = keys[:got.value]
@@ -165,7 +165,7 @@ class Multiset(_Keys):
     def count(self, keys, stream=None):
         """Per query key, how many copies are stored (an int64 array)."""
         k, s = self._keys(keys, stream)
-        counts = k.lib.empty(k.shape, "int64", k)
+        counts = k.lib.empty(k.shape, "int64", k, s)
         self._check(self._f.multiset_count(self._handle(), k.ptr, k.n, typed(counts, "int64", "out").ptr, None, s))
         return counts
 
@@ -178,15 +178,15 @@ class Multiset(_Keys):
         order): match j is a copy of keys[query_index[j]]. Waits for the stream."""
         k, s = self._keys(keys, stream)
         h = self._handle()
-        total = k.lib.empty((1,), "int64", k)
+        total = k.lib.empty((1,), "int64", k, s)
         total_ptr = typed(total, "int64", "total").ptr
         self._check(self._f.multiset_count(h, k.ptr, k.n, None, total_ptr, s))
         self._check(self._f.multiset_status(h, s))  # waits: total is readable
         n = int(total[0])
-        query = k.lib.empty((max(n, 1),), "int64", k)
+        query = k.lib.empty((max(n, 1),), "int64", k, s)
         temp_bytes = ctypes.c_size_t()
         args = [h, k.ptr, k.n, None, typed(query, "int64", "query").ptr, n, total_ptr, s]
         self._check(self._f.multiset_retrieve(None, ctypes.byref(temp_bytes), *args))
-        temp = k.lib.empty((temp_bytes.value,), "bool", k)
+        temp = k.lib.empty((temp_bytes.value,), "bool", k, s)
         self._check(self._f.multiset_retrieve(typed(temp, "bool", "temp").ptr, ctypes.byref(temp_bytes), *args))
         return query[:n]

@@ -137,10 +137,11 @@ class BloomFilter(_Sketch):
     def contains(self, keys, out=None, stream=None):
         """A bool array: False where a key is certainly absent, True where it may be present."""
         k = typed(keys, self.key_dtype, "keys")
+        s = self._stream(stream, k)
         if out is None:
-            out = k.lib.empty(k.shape, "bool", k)
+            out = k.lib.empty(k.shape, "bool", k, s)
         o = typed(out, "bool", "out", k.n)
-        _check(self._f.bloom_contains(self._handle(), k.ptr, k.n, o.ptr, self._stream(stream, k)))
+        _check(self._f.bloom_contains(self._handle(), k.ptr, k.n, o.ptr, s))
         return out
 
     def clear(self, stream=None):

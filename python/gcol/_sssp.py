@@ -81,15 +81,15 @@ def shortest_paths(graph, sources, targets=None, out=None, stream=None):
     src = _ids(sources, "sources")
     tgt = _ids(targets, "targets") if targets is not None else None
     nt = tgt.n if tgt is not None else graph.num_vertices
+    s = graph._stream(stream, src)
     if out is None:
-        out = src.lib.empty((src.n, nt), "float32", src)
+        out = src.lib.empty((src.n, nt), "float32", src, s)
     dist = typed(out, "float32", "out")
     if dist.n != src.n * nt:
         raise InvalidArgumentError("out has %d elements, %d x %d needed" % (dist.n, src.n, nt))
     if src.n == 0 or (tgt is not None and tgt.n == 0):  # an empty table (an empty array may have no pointer)
         graph._handle()  # a closed graph is still refused
         return out
-    s = graph._stream(stream, src)
     graph._check(graph._f.sssp_many_to_many(graph._handle(), src.ptr, src.n, tgt.ptr if tgt else None, nt,
                                             dist.ptr, s))
     return out
@@ -110,10 +110,11 @@ def shortest_paths_pred(graph, sources, targets=None, out=None, pred_out=None, s
     src = _ids(sources, "sources")
     tgt = _ids(targets, "targets") if targets is not None else None
     nt = tgt.n if tgt is not None else graph.num_vertices
+    s = graph._stream(stream, src)
     if out is None:
-        out = src.lib.empty((src.n, nt), "float32", src)
+        out = src.lib.empty((src.n, nt), "float32", src, s)
     if pred_out is None:
-        pred_out = src.lib.empty((src.n, nt), src.dtype, src)
+        pred_out = src.lib.empty((src.n, nt), src.dtype, src, s)
     dist = typed(out, "float32", "out")
     pred = _ids(pred_out, "pred_out")
     for v, name in ((dist, "out"), (pred, "pred_out")):
@@ -122,7 +123,6 @@ def shortest_paths_pred(graph, sources, targets=None, out=None, pred_out=None, s
     if src.n == 0 or (tgt is not None and tgt.n == 0):  # empty tables (an empty array may have no pointer)
         graph._handle()
         return out, pred_out
-    s = graph._stream(stream, src)
     graph._check(graph._f.sssp_many_to_many_pred(graph._handle(), src.ptr, src.n, tgt.ptr if tgt else None, nt,
                                                  dist.ptr, pred.ptr, s))
     return out, pred_out
@@ -141,18 +141,19 @@ def paths(graph, sources, targets, stream=None):
     tgt = _ids(targets, "targets")
     if tgt.n != src.n:
         raise InvalidArgumentError("sources has %d ids and targets %d; pairs need as many" % (src.n, tgt.n))
-    offsets = src.lib.empty((src.n + 1,), "int64", src)
-    dist = src.lib.empty((src.n,), "float32", src)
+    s = graph._stream(stream, src)
+    offsets = src.lib.empty((src.n + 1,), "int64", src, s)
+    dist = src.lib.empty((src.n,), "float32", src, s)
     if src.n == 0:  # no pairs: no C call writes the offsets, so [0] is written here (issue 39)
         offsets[0] = 0
-        return offsets, src.lib.empty((0,), src.dtype, src), dist
+        return offsets, src.lib.empty((0,), src.dtype, src, s), dist
     off = typed(offsets, "int64", "offsets")
     d = typed(dist, "float32", "dist")
-    s = graph._stream(stream, src)
     f, h = graph._f, graph._handle()
     graph._check(f.sssp_paths(h, src.ptr, tgt.ptr, src.n, off.ptr, None, 0, None, s))
-    total = int(offsets[-1])  # waits for the size query
-    vertices = src.lib.empty((max(total, 1),), src.dtype, src)
+    with src.lib.on_stream(s, src):
+        total = int(offsets[-1])  # waits for the size query (on s: the read waits for s)
+    vertices = src.lib.empty((max(total, 1),), src.dtype, src, s)
     verts = _ids(vertices, "vertices")
     graph._check(f.sssp_paths(h, src.ptr, tgt.ptr, src.n, off.ptr, verts.ptr, verts.n, d.ptr, s))
     return offsets, vertices[:total], dist

@@ -133,8 +133,8 @@ class StringMap(Persistent, Handle):
             raise InvalidArgumentError("%s must be %d %s, not %d %s" % (what, n, self.value_dtype, v.n, v.dtype))
         return v.ptr
 
-    def _out(self, v, n, dtype):
-        a = v.lib.empty((max(n, 1),), dtype, v)
+    def _out(self, v, n, dtype, s):
+        a = v.lib.empty((max(n, 1),), dtype, v, s)
         return a, _arrays.view(a).ptr
 
     # ---- calls ----------------------------------------------------------------
@@ -149,8 +149,8 @@ class StringMap(Persistent, Handle):
         values None: dictionary encoding), and with return_inserted the
         bool array marking the first row of each new string."""
         col, v, n, s = self._column(offsets, chars, stream)
-        out, po = self._out(v, n, self.value_dtype)
-        ins, pi = self._out(v, n, "bool") if return_inserted else (None, None)
+        out, po = self._out(v, n, self.value_dtype, s)
+        ins, pi = self._out(v, n, "bool", s) if return_inserted else (None, None)
         self._check(self._f.strmap_insert_and_find(self._handle(), ctypes.byref(col), self._values(values, n), po,
                                                    pi, s))
         return (out[:n], ins[:n]) if return_inserted else out[:n]
@@ -165,14 +165,14 @@ class StringMap(Persistent, Handle):
     def find(self, offsets, chars, stream=None):
         """Per row the stored value, or empty_value where absent."""
         col, v, n, s = self._column(offsets, chars, stream)
-        out, po = self._out(v, n, self.value_dtype)
+        out, po = self._out(v, n, self.value_dtype, s)
         self._check(self._f.strmap_find(self._handle(), ctypes.byref(col), po, s))
         return out[:n]
 
     def contains(self, offsets, chars, stream=None):
         """Per row whether the string is stored (bool array)."""
         col, v, n, s = self._column(offsets, chars, stream)
-        out, po = self._out(v, n, "bool")
+        out, po = self._out(v, n, "bool", s)
         self._check(self._f.strmap_contains(self._handle(), ctypes.byref(col), po, s))
         return out[:n]
 
@@ -188,9 +188,9 @@ class StringMap(Persistent, Handle):
         self._check(self._f.strmap_retrieve_all(self._handle(), None, ot, None, None, ctypes.byref(count),
                                                 ctypes.byref(nbytes), s))
         k, b = count.value, nbytes.value
-        off = lib.empty((k + 1,), offset_dtype, None)
-        chars = lib.empty((max(b, 1),), "uint8", None)
-        vals = lib.empty((max(k, 1),), self.value_dtype, None)
+        off = lib.empty((k + 1,), offset_dtype, None, s)
+        chars = lib.empty((max(b, 1),), "uint8", None, s)
+        vals = lib.empty((max(k, 1),), self.value_dtype, None, s)
         status = self._f.strmap_retrieve_all(self._handle(), _arrays.view(off).ptr, ot, _chars_ptr(chars)[0],
                                              _arrays.view(vals).ptr, ctypes.byref(count), ctypes.byref(nbytes), s)
         result = (off, chars[:b], vals[:k])
