@@ -18,6 +18,8 @@ and the calls people make on arrays (PyTorch, CuPy, Numba, DLPack):
 Errors are GcolError subclasses carrying the C status (``.status``) and the
 C library's message (``.message``: the call, the argument and the rule).
 """
+from typing import Tuple
+
 from ._errors import (CudaError, FullError, GcolError, InvalidArgumentError, LibraryNotFoundError,
                       NcclError, NoDeviceError, OutOfMemoryError, ReservedKeyError, Status)
 from ._map import ADD, MAX, MIN, Map, Op
@@ -37,15 +39,18 @@ from ._unique import unique
 # ---- string dictionary (issue 25) ----------------------------------------------
 from ._strmap import (StringMap, dictionary_encode, strings_from_arrow, strings_from_list, strings_to_arrow,
                       strings_to_list, value_counts)
+from . import _torch_ops
+
+_torch_ops.register_if_imported()  # torch.compile's gcol:: operators, when PyTorch is already imported
 
 
-def library_path():
+def library_path() -> str:
     """The path of the libgcol.so in use (loading it if needed)."""
     from ._lib import functions
     return functions().path
 
 
-def version():
+def version() -> Tuple[int, int, int]:
     """The loaded library's version as (major, minor, patch)."""
     from ._lib import functions
     v = functions().version()

@@ -13,7 +13,7 @@ import datetime
 import math
 import sys
 
-from . import _abi
+from . import _abi, _torch_ops
 from ._abi import DLManagedTensor, DLManagedTensorVersioned
 from ._dtypes import ITEM_SIZE, dtype_name
 from ._errors import InvalidArgumentError
@@ -98,6 +98,7 @@ class Torch(Library):
         import torch
         self.torch = torch
         self.dtypes = {getattr(torch, n): n for n in ITEM_SIZE if hasattr(torch, n)}
+        _torch_ops.register_if_imported()  # gcol's operators for torch.compile, before any tracing
         # the raw handle without building a Stream object: much cheaper per call
         self.raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
 

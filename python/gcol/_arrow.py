@@ -7,6 +7,8 @@ they are tested without a GPU. A pyarrow array's buffers are those of the
 array it was sliced from: its rows are offsets[array.offset : array.offset +
 len + 1] and the chars those offsets name, so both are cut to the rows and
 the offsets rebased to start at 0 (issue 39: the chars were not cut)."""
+from typing import Any, List, Sequence, Tuple
+
 from ._errors import InvalidArgumentError
 
 LIKE = ("cupy", "torch")
@@ -92,7 +94,7 @@ def host_array(offsets, chars):
 
 
 # ---- device side ----------------------------------------------------------------
-def strings_from_arrow(array, like="cupy"):
+def strings_from_arrow(array: Any, like: Any = "cupy") -> Tuple[Any, Any]:
     """(offsets, chars) on the device from a host pyarrow StringArray (int32
     offsets), LargeStringArray (int64), BinaryArray / LargeBinaryArray, or a
     ChunkedArray of one of them; like: 'cupy' or 'torch'. Sliced arrays give
@@ -103,7 +105,7 @@ def strings_from_arrow(array, like="cupy"):
     return _to_device(offsets, like), _to_device(chars, like)
 
 
-def strings_from_list(strs, like="cupy", large=False):
+def strings_from_list(strs: Sequence[str], like: Any = "cupy", large: bool = False) -> Tuple[Any, Any]:
     """(offsets, chars) on the device from a list of str (UTF-8) or bytes."""
     import numpy as np
     _check_like(like)
@@ -120,13 +122,13 @@ def strings_from_list(strs, like="cupy", large=False):
     return _to_device(off, like), _to_device(chars, like)
 
 
-def strings_to_arrow(offsets, chars):
+def strings_to_arrow(offsets: Any, chars: Any) -> Any:
     """A host pyarrow StringArray (int32 offsets) or LargeStringArray (int64)
     of a device (or host) column: its rows only, offsets from 0."""
     return host_array(_to_host(offsets, "offsets"), _to_host(chars, "chars"))
 
 
-def strings_to_list(offsets, chars):
+def strings_to_list(offsets: Any, chars: Any) -> List[str]:
     """A list of str (UTF-8, errors replaced)."""
     off, ch = _to_host(offsets, "offsets"), _to_host(chars, "chars").tobytes()
     return [ch[off[i]:off[i + 1]].decode("utf-8", "replace") for i in range(len(off) - 1)]

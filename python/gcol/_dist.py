@@ -15,11 +15,13 @@ import contextlib
 import ctypes
 import os
 from ctypes import byref, c_int, c_size_t, c_void_p
+from typing import Any, Optional, Sequence, Union
 
 from . import _abi, _arrays, _dtypes, _lib
 from ._errors import ERROR_FOR_STATUS, GcolError, InvalidArgumentError, LibraryNotFoundError
 from ._handle import typed
 from ._map import fill_map_config, map_types, op_code
+from ._typing import DTypeLike, StreamLike
 
 
 class _Nccl:
@@ -143,8 +145,10 @@ class DistMap:
     GPU). Not copyable or picklable: it spans GPUs (and processes).
     """
 
-    def __init__(self, key_dtype, value_dtype, capacity, *, devices=None, growable=False, max_load_factor=None,
-                 empty_key=None, erased_key=None, empty_value=None, seed=None, _comms=None):
+    def __init__(self, key_dtype: DTypeLike, value_dtype: DTypeLike, capacity: int, *,
+                 devices: Optional[Sequence[int]] = None, growable: bool = False,
+                 max_load_factor: Optional[float] = None, empty_key: Any = None, erased_key: Any = None,
+                 empty_value: Any = None, seed: Optional[int] = None, _comms: Any = None) -> None:
         self._maps, self._comms = [], []
         self._libs = _libs()
         f = _lib.functions()
@@ -169,7 +173,8 @@ class DistMap:
         self._maps = [h.value for h in handles]
 
     @classmethod
-    def from_torch(cls, key_dtype, value_dtype, capacity, *, group=None, **settings):
+    def from_torch(cls, key_dtype: DTypeLike, value_dtype: DTypeLike, capacity: int, *, group: Any = None,
+                   **settings: Any) -> "DistMap":
         """One rank per process under torchrun: torch.distributed must be
         initialized and torch.cuda.set_device(local_rank) called; the NCCL
         unique id travels through torch.distributed (``group``, default the
@@ -193,7 +198,7 @@ class DistMap:
         return cls(key_dtype, value_dtype, capacity, _comms=([device], [comm.value], True), **settings)
 
     @property
-    def empty_value(self):
+    def empty_value(self) -> Any:
         """What find returns for absent keys."""
         return _dtypes.from_bits(self._cfg.empty_value, self.value_dtype)
 
@@ -247,15 +252,15 @@ class DistMap:
         fn = getattr(self._libs, name)
         self._group(lambda i: fn(self._handle(i), k[i].ptr, v[i].ptr, k[i].n, *extra, self._stream(k[i], stream, i)))
 
-    def insert(self, keys, values, stream=None):
+    def insert(self, keys: Any, values: Any, stream: StreamLike = None) -> None:
         """Insert pairs; a key already present keeps its value (the first wins, across ranks too)."""
         self._pairs_call("dist_map_insert", keys, values, stream)
 
-    def insert_or_assign(self, keys, values, stream=None):
+    def insert_or_assign(self, keys: Any, values: Any, stream: StreamLike = None) -> None:
         """Insert pairs; a key already present takes one of the new values."""
         self._pairs_call("dist_map_insert_or_assign", keys, values, stream)
 
-    def insert_or_apply(self, keys, values, op="add", stream=None):
+    def insert_or_apply(self, keys: Any, values: Any, op: Union[str, int] = "add", stream: StreamLike = None) -> None:
         """Reduce by key over every rank: op (gcol.ADD, MIN, MAX) for every occurrence."""
         self._pairs_call("dist_map_insert_or_apply", keys, values, stream, op_code(op))
 
@@ -270,20 +275,20 @@ class DistMap:
         self._group(lambda i: fn(self._handle(i), k[i].ptr, k[i].n, o[i].ptr, self._stream(k[i], stream, i)))
         return self._out(outs)
 
-    def find(self, keys, stream=None):
+    def find(self, keys: Any, stream: StreamLike = None) -> Any:
         """Values of keys (empty_value where absent), each rank's answers on its device."""
         return self._query("dist_map_find", keys, self.value_dtype, stream)
 
-    def contains(self, keys, stream=None):
+    def contains(self, keys: Any, stream: StreamLike = None) -> Any:
         """Bool arrays: which keys are present."""
         return self._query("dist_map_contains", keys, "bool", stream)
 
-    def erase(self, keys, stream=None):
+    def erase(self, keys: Any, stream: StreamLike = None) -> None:
         """Remove keys (absent ones are ignored)."""
         k = self._typed(keys, self.key_dtype, "keys")
         self._group(lambda i: self._libs.dist_map_erase(self._handle(i), k[i].ptr, k[i].n, self._stream(k[i], stream, i)))
 
-    def size(self):
+    def size(self) -> int:
         """Number of pairs on every shard together."""
         sizes = [c_size_t() for _ in self._comms]
         self._group(lambda i: self._libs.dist_map_size(self._handle(i), byref(sizes[i]), 0))
@@ -292,7 +297,7 @@ class DistMap:
     def __len__(self):
         return self.size()
 
-    def retrieve_all(self, like="torch"):
+    def retrieve_all(self, like: Any = "torch") -> Any:
         """(keys, values) of each local rank's shard (one pair per device, or
         this rank's under from_torch); the union over the ranks is the whole
         map. like: 'torch' or 'cupy', the library of the outputs."""
@@ -315,7 +320,7 @@ class DistMap:
         return self._out([(k[:c.value], v[:c.value]) for (k, v), c in zip(outs, counts)])
 
     # ---- lifetime ---------------------------------------------------------------
-    def close(self):
+    def close(self) -> None:
         """Free the shards and the communicators this object made."""
         libs = self._libs if hasattr(self, "_libs") else None
         for h in getattr(self, "_maps", []):

@@ -2,7 +2,7 @@
 import enum
 from typing import Any, Optional, Tuple, Union
 
-from . import _dtypes
+from . import _dtypes, _torch_ops
 from ._errors import InvalidArgumentError
 from ._container import Container, Sentinels
 from ._handle import non_negative, typed
@@ -181,6 +181,8 @@ class Map(Persistent, Sentinels, Container):
     # ---- queries -------------------------------------------------------------
     def find(self, keys: Any, out: Any = None, stream: StreamLike = None) -> Any:
         """Values of keys (empty_value where absent), in out or a new array."""
+        if out is None and stream is None and _torch_ops.traced(keys):  # torch.compile: gcol::map_find
+            return _torch_ops.map_find(self, keys)
         k, s = self._keys(keys, stream)
         if out is None:
             out = k.lib.empty(k.shape, self.value_dtype, k, s)
@@ -190,6 +192,8 @@ class Map(Persistent, Sentinels, Container):
 
     def contains(self, keys: Any, out: Any = None, stream: StreamLike = None) -> Any:
         """A bool array: which keys are present."""
+        if out is None and stream is None and _torch_ops.traced(keys):  # torch.compile: gcol::map_contains
+            return _torch_ops.map_contains(self, keys)
         k, s = self._keys(keys, stream)
         if out is None:
             out = k.lib.empty(k.shape, "bool", k, s)

@@ -1,11 +1,13 @@
 """gcol.Multimap: every inserted pair kept, duplicates included (gcol_multimap_t)."""
 import ctypes
+from typing import Any, Optional, Tuple
 
 from ._errors import InvalidArgumentError, Status
 from ._container import Container
 from ._handle import non_negative, typed
 from ._map import fill_map_config, map_types, sentinel_bits
 from ._persist import Persistent
+from ._typing import DTypeLike, StreamLike
 
 ENGINES = {"open": 0, "chained": 1, "chained_lockfree": 2}  # gcol_multimap_engine_t
 
@@ -25,8 +27,10 @@ class Multimap(Persistent, Container):
 
     _destroy_name, _prefix = "multimap_destroy", "multimap_"
 
-    def __init__(self, key_dtype, value_dtype, capacity, engine="open", num_buckets=0, max_load_factor=None,
-                 empty_key=None, erased_key=None, empty_value=None, seed=None, stream=None, allocator=None):
+    def __init__(self, key_dtype: DTypeLike, value_dtype: DTypeLike, capacity: int, engine: str = "open",
+                 num_buckets: int = 0, max_load_factor: Optional[float] = None, empty_key: Any = None,
+                 erased_key: Any = None, empty_value: Any = None, seed: Optional[int] = None,
+                 stream: StreamLike = None, allocator: Optional[str] = None) -> None:
         super().__init__()
         if engine not in ENGINES:
             raise InvalidArgumentError("engine must be one of %s, not %r" % (", ".join(ENGINES), engine))
@@ -55,12 +59,12 @@ class Multimap(Persistent, Container):
         keys, values = contents
         self.insert(keys, values, stream=stream)
 
-    def insert(self, keys, values, stream=None):
+    def insert(self, keys: Any, values: Any, stream: StreamLike = None) -> None:
         """Insert pairs, every one kept."""
         k, v, s = self._pairs(keys, values, stream)
         self._check(self._f.multimap_insert(self._handle(), k.ptr, v.ptr, k.n, None, s))
 
-    def count(self, keys, stream=None):
+    def count(self, keys: Any, stream: StreamLike = None) -> Any:
         """Per query key, how many pairs have it (an int64 array)."""
         k, s = self._keys(keys, stream)
         counts = k.lib.empty(k.shape, "int64", k, s)  # size_t on the C side: same bits
@@ -68,7 +72,8 @@ class Multimap(Persistent, Container):
                                            None, s))
         return counts
 
-    def retrieve(self, keys, stream=None, sentinel_queries_match_nothing=False):
+    def retrieve(self, keys: Any, stream: StreamLike = None,
+                 sentinel_queries_match_nothing: bool = False) -> Tuple[Any, Any]:
         """The inner join of keys with the stored pairs: (values, query_index),
         match j being the pair (keys[query_index[j]], values[j]); no particular
         order. Waits for the stream (to size the outputs). A query key equal

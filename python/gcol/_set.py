@@ -3,12 +3,14 @@
 The set's config struct and C signatures are in _abi (SetConfig, SET), bound
 to the loaded library on first use."""
 import ctypes
+from typing import Any, Optional
 
 from . import _abi, _dtypes, _lib
 from ._container import Container, Sentinels
 from ._handle import non_negative, raise_unless_latched, typed
 from ._map import growable_default, sentinel_bits
 from ._persist import Persistent
+from ._typing import DTypeLike, StreamLike
 
 
 def _bind(f):
@@ -63,7 +65,7 @@ class _Keys(Persistent, Sentinels, Container):
         self._check(self._c(name)(self._handle(), k.ptr, k.n, typed(out, "bool", "out", k.n).ptr, s))
         return out
 
-    def retrieve_all(self, like=None, stream=None):
+    def retrieve_all(self, like: Any = None, stream: StreamLike = None) -> Any:
         """Every stored key, in no particular order, as an array of like's
         library (default: that of the last input). Waits for the stream."""
         lib = self._output_library(like)
@@ -94,8 +96,10 @@ class Set(_Keys):
 
     _destroy_name, _prefix = "set_destroy", "set_"
 
-    def __init__(self, key_dtype, capacity=None, growable=None, max_load_factor=None, empty_key=None,
-                 erased_key=None, seed=None, stream=None, growth_factor=None, allocator=None):
+    def __init__(self, key_dtype: DTypeLike, capacity: Optional[int] = None, growable: Optional[bool] = None,
+                 max_load_factor: Optional[float] = None, empty_key: Any = None, erased_key: Any = None,
+                 seed: Optional[int] = None, stream: StreamLike = None, growth_factor: Optional[int] = None,
+                 allocator: Optional[str] = None) -> None:
         super().__init__()
         growable = growable_default(type(self), capacity, growable)
         self._f = _bind(self._f)
@@ -105,7 +109,7 @@ class Set(_Keys):
         self._create(self._cfg, stream)
 
     @property
-    def growable(self):
+    def growable(self) -> bool:
         return bool(self._cfg.growable)
 
     def _settings(self):
@@ -115,25 +119,25 @@ class Set(_Keys):
                         growth_factor=cfg.growth_factor or None)
         return settings
 
-    def insert(self, keys, stream=None):
+    def insert(self, keys: Any, stream: StreamLike = None) -> None:
         """Insert keys (duplicates and present keys are kept once)."""
         k, s = self._keys(keys, stream)
         self._check(self._f.set_insert(self._handle(), k.ptr, k.n, None, s))
 
-    def insert_and_contains(self, keys, out=None, stream=None):
+    def insert_and_contains(self, keys: Any, out: Any = None, stream: StreamLike = None) -> Any:
         """Insert; a bool array: which inputs added their key (one per new key)."""
         return self._flags("insert_and_contains", keys, out, stream)
 
-    def contains(self, keys, out=None, stream=None):
+    def contains(self, keys: Any, out: Any = None, stream: StreamLike = None) -> Any:
         """A bool array: which keys are in the set."""
         return self._flags("contains", keys, out, stream)
 
-    def erase(self, keys, stream=None):
+    def erase(self, keys: Any, stream: StreamLike = None) -> None:
         """Remove keys (absent ones are ignored)."""
         k, s = self._keys(keys, stream)
         self._check(self._f.set_erase(self._handle(), k.ptr, k.n, None, s))
 
-    def reserve(self, capacity, stream=None):
+    def reserve(self, capacity: int, stream: StreamLike = None) -> None:
         """Room for capacity keys (a fixed set raises FullError if it has fewer slots)."""
         self._check(self._f.set_reserve(self._handle(), non_negative(capacity, "capacity"), self._own_stream(stream)))
 
@@ -148,8 +152,9 @@ class Multiset(_Keys):
 
     _destroy_name, _prefix = "multiset_destroy", "multiset_"
 
-    def __init__(self, key_dtype, capacity, max_load_factor=None, empty_key=None, erased_key=None, seed=None,
-                 stream=None, allocator=None):
+    def __init__(self, key_dtype: DTypeLike, capacity: int, max_load_factor: Optional[float] = None,
+                 empty_key: Any = None, erased_key: Any = None, seed: Optional[int] = None, stream: StreamLike = None,
+                 allocator: Optional[str] = None) -> None:
         super().__init__()
         self._f = _bind(self._f)
         self.key_dtype, self._cfg = set_config(self._f, key_dtype, capacity, False, max_load_factor, empty_key,
@@ -157,23 +162,23 @@ class Multiset(_Keys):
         self._use_allocator(self._cfg, allocator)
         self._create(self._cfg, stream)
 
-    def insert(self, keys, stream=None):
+    def insert(self, keys: Any, stream: StreamLike = None) -> None:
         """Insert keys, every copy kept."""
         k, s = self._keys(keys, stream)
         self._check(self._f.multiset_insert(self._handle(), k.ptr, k.n, None, s))
 
-    def count(self, keys, stream=None):
+    def count(self, keys: Any, stream: StreamLike = None) -> Any:
         """Per query key, how many copies are stored (an int64 array)."""
         k, s = self._keys(keys, stream)
         counts = k.lib.empty(k.shape, "int64", k, s)
         self._check(self._f.multiset_count(self._handle(), k.ptr, k.n, typed(counts, "int64", "out").ptr, None, s))
         return counts
 
-    def contains(self, keys, out=None, stream=None):
+    def contains(self, keys: Any, out: Any = None, stream: StreamLike = None) -> Any:
         """A bool array: which keys have at least one copy."""
         return self._flags("contains", keys, out, stream)
 
-    def retrieve(self, keys, stream=None):
+    def retrieve(self, keys: Any, stream: StreamLike = None) -> Any:
         """query_index of every stored copy of every query key (no particular
         order): match j is a copy of keys[query_index[j]]. Waits for the stream."""
         k, s = self._keys(keys, stream)

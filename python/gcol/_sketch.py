@@ -13,11 +13,15 @@ HllConfig, SKETCH), bound to the same loaded library on first use.
 import ctypes
 import struct
 from ctypes import c_double, c_int, c_size_t, c_void_p
+from typing import Any, Optional, TypeVar
 
 from . import _abi, _arrays, _dtypes, _lib
 from ._errors import InvalidArgumentError
 from ._handle import Handle, non_negative, typed
 from ._persist import Persistent, build_filled
+from ._typing import DTypeLike, StreamLike
+
+_S = TypeVar("_S", bound="_Sketch")
 
 
 def _sketch_functions():
@@ -43,7 +47,7 @@ def _creation_stream(stream):
 
 
 class _Sketch(Persistent, Handle):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self._f = _sketch_functions()
 
@@ -53,7 +57,7 @@ class _Sketch(Persistent, Handle):
         return other._handle()
 
     # ---- copies (merge into an empty twin, on the device) and pickles (bytes) ----
-    def copy(self, stream=None):
+    def copy(self: _S, stream: StreamLike = None) -> _S:
         """A new sketch with the same settings and contents: an empty one
         merged with this one, on the device, on stream (default: the stream
         this sketch's calls default to). Asynchronous."""
@@ -90,7 +94,9 @@ class BloomFilter(_Sketch):
 
     _destroy_name = "bloom_destroy"
 
-    def __init__(self, key_dtype="uint64", size_bytes=None, expected_keys=None, fpr=0.01, seed=None, stream=None):
+    def __init__(self, key_dtype: DTypeLike = "uint64", size_bytes: Optional[int] = None,
+                 expected_keys: Optional[int] = None, fpr: float = 0.01, seed: Optional[int] = None,
+                 stream: StreamLike = None) -> None:
         if (size_bytes is None) == (expected_keys is None):
             raise TypeError("BloomFilter() takes exactly one of size_bytes= (the filter's bytes) or expected_keys= "
                             "(with fpr=, the target false-positive rate); %s"
@@ -115,26 +121,26 @@ class BloomFilter(_Sketch):
         return "gcol.BloomFilter(%s, %s)" % (self.key_dtype, state)
 
     @property
-    def size_bytes(self):
+    def size_bytes(self) -> int:
         n = c_size_t()
         _check(self._f.bloom_size(self._handle(), ctypes.byref(n)))
         return n.value
 
     @property
-    def bits(self):
+    def bits(self) -> int:
         n = c_size_t()
         _check(self._f.bloom_bits(self._handle(), ctypes.byref(n)))
         return n.value
 
-    def expected_fpr(self, n):
+    def expected_fpr(self, n: int) -> float:
         """The false-positive rate this filter is expected to have with n distinct keys."""
         return expected_fpr(self.size_bytes, n)
 
-    def add(self, keys, stream=None):
+    def add(self, keys: Any, stream: StreamLike = None) -> None:
         k = typed(keys, self.key_dtype, "keys")
         _check(self._f.bloom_add(self._handle(), k.ptr, k.n, self._stream(stream, k)))
 
-    def contains(self, keys, out=None, stream=None):
+    def contains(self, keys: Any, out: Any = None, stream: StreamLike = None) -> Any:
         """A bool array: False where a key is certainly absent, True where it may be present."""
         k = typed(keys, self.key_dtype, "keys")
         s = self._stream(stream, k)
@@ -144,18 +150,18 @@ class BloomFilter(_Sketch):
         _check(self._f.bloom_contains(self._handle(), k.ptr, k.n, o.ptr, s))
         return out
 
-    def clear(self, stream=None):
+    def clear(self, stream: StreamLike = None) -> None:
         _check(self._f.bloom_clear(self._handle(), self._own_stream(stream)))
 
-    def merge(self, other, stream=None):
+    def merge(self, other: "BloomFilter", stream: StreamLike = None) -> None:
         """self |= other: self then holds both filters' keys."""
         _check(self._f.bloom_merge(self._handle(), self._same_kind(other), self._own_stream(stream)))
 
-    def intersect(self, other, stream=None):
+    def intersect(self, other: "BloomFilter", stream: StreamLike = None) -> None:
         """self &= other: keys added to both are still found."""
         _check(self._f.bloom_intersect(self._handle(), self._same_kind(other), self._own_stream(stream)))
 
-    def to_bytes(self, stream=None):
+    def to_bytes(self, stream: StreamLike = None) -> bytes:
         """The filter as bytes (32-byte header, then its bits). Waits for the stream."""
         n = c_size_t()
         _check(self._f.bloom_export_size(self._handle(), ctypes.byref(n)))
@@ -165,7 +171,8 @@ class BloomFilter(_Sketch):
         return buf.raw[:got.value]
 
     @classmethod
-    def from_bytes(cls, data, key_dtype=None, stream=None):
+    def from_bytes(cls, data: bytes, key_dtype: Optional[DTypeLike] = None,
+                   stream: StreamLike = None) -> "BloomFilter":
         """A new filter holding exported bytes. key_dtype: of the bytes' key
         width (default uint64 or uint32); malformed bytes raise
         InvalidArgumentError. Waits for the stream."""
@@ -191,7 +198,7 @@ class BloomFilter(_Sketch):
         _check(self._f.bloom_import(self._handle(), data, len(data), self._own_stream(stream)))
 
 
-def expected_fpr(size_bytes, n):
+def expected_fpr(size_bytes: int, n: int) -> float:
     """Expected false-positive rate of a size_bytes filter holding n distinct keys (host-only)."""
     f = c_double()
     _check(_sketch_functions().bloom_expected_fpr(non_negative(size_bytes, "size_bytes"), non_negative(n, "n"),
@@ -218,7 +225,7 @@ class HyperLogLog(_Sketch):
 
     _destroy_name = "hll_destroy"
 
-    def __init__(self, precision=13, seed=None, stream=None):
+    def __init__(self, precision: int = 13, seed: Optional[int] = None, stream: StreamLike = None) -> None:
         super().__init__()
         cfg = self._f.hll_config_default()
         try:
@@ -237,30 +244,30 @@ class HyperLogLog(_Sketch):
         return "gcol.HyperLogLog(%s)" % state
 
     @property
-    def precision(self):
+    def precision(self) -> int:
         p = c_int()
         _check(self._f.hll_precision(self._handle(), ctypes.byref(p)))
         return p.value
 
-    def add(self, items, stream=None):
+    def add(self, items: Any, stream: StreamLike = None) -> None:
         v = _arrays.view(items)
         code = _dtypes.type_code(v.dtype)
         _check(self._f.hll_add(self._handle(), v.ptr, v.n, code, self._stream(stream, v)))
 
-    def merge(self, other, stream=None):
+    def merge(self, other: "HyperLogLog", stream: StreamLike = None) -> None:
         """Registers become the maximum of both: self then estimates the union."""
         _check(self._f.hll_merge(self._handle(), self._same_kind(other), self._own_stream(stream)))
 
-    def estimate(self, stream=None):
+    def estimate(self, stream: StreamLike = None) -> float:
         """Estimated number of distinct items added (a float). Waits for the stream."""
         e = c_double()
         _check(self._f.hll_estimate(self._handle(), ctypes.byref(e), self._own_stream(stream)))
         return e.value
 
-    def clear(self, stream=None):
+    def clear(self, stream: StreamLike = None) -> None:
         _check(self._f.hll_clear(self._handle(), self._own_stream(stream)))
 
-    def to_bytes(self, stream=None):
+    def to_bytes(self, stream: StreamLike = None) -> bytes:
         """The sketch as bytes (16-byte header, one byte per register). Waits for the stream."""
         n = c_size_t()
         _check(self._f.hll_export_size(self._handle(), ctypes.byref(n)))
@@ -269,13 +276,13 @@ class HyperLogLog(_Sketch):
         _check(self._f.hll_export(self._handle(), buf, n.value, ctypes.byref(got), self._own_stream(stream)))
         return buf.raw[:got.value]
 
-    def merge_bytes(self, data, stream=None):
+    def merge_bytes(self, data: bytes, stream: StreamLike = None) -> None:
         """Merge exported bytes (same precision and seed) into this sketch."""
         data = bytes(data)
         _check(self._f.hll_import_merge(self._handle(), data, len(data), self._own_stream(stream)))
 
     @classmethod
-    def from_bytes(cls, data, stream=None):
+    def from_bytes(cls, data: bytes, stream: StreamLike = None) -> "HyperLogLog":
         """A new sketch holding exported bytes (malformed bytes raise InvalidArgumentError)."""
         data = bytes(data)
         if len(data) < _HEADER.size:
@@ -294,7 +301,7 @@ class HyperLogLog(_Sketch):
         _check(self._f.hll_import(self._handle(), data, len(data), self._own_stream(stream)))
 
 
-def approx_distinct(x, precision=13, seed=None, stream=None):
+def approx_distinct(x: Any, precision: int = 13, seed: Optional[int] = None, stream: StreamLike = None) -> float:
     """Estimated number of distinct values in the device array x (one
     HyperLogLog pass; relative standard error about 1.04 / sqrt(2**precision))."""
     with HyperLogLog(precision, seed=seed, stream=stream) as h:

@@ -1,10 +1,12 @@
 """Graphs and many-to-many shortest paths (gcol_graph_t, gcol_sssp_many_to_many,
 _pred and gcol_sssp_paths)."""
 import ctypes
+from typing import Any, Tuple
 
 from . import _arrays
 from ._errors import InvalidArgumentError
 from ._handle import Handle, non_negative, typed
+from ._typing import StreamLike
 
 _IDS = ("uint32", "int32")  # vertex ids: uint32, or int32 read as the same bits
 
@@ -29,7 +31,7 @@ class Graph(Handle):
 
     _destroy_name = "graph_destroy"
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.num_vertices = 0
 
@@ -39,7 +41,7 @@ class Graph(Handle):
         return self
 
     @classmethod
-    def csr(cls, offsets, targets, weights, stream=None):
+    def csr(cls, offsets: Any, targets: Any, weights: Any, stream: StreamLike = None) -> "Graph":
         """From a CSR: the arcs of u are targets[offsets[u]:offsets[u+1]] with
         weights (float32) alike; offsets has num_vertices + 1 entries."""
         g = cls()
@@ -53,7 +55,7 @@ class Graph(Handle):
                           handle, n)
 
     @classmethod
-    def grid(cls, cost, connectivity=26, stream=None):
+    def grid(cls, cost: Any, connectivity: int = 26, stream: StreamLike = None) -> "Graph":
         """A voxel grid from a float32 cost array of shape (nz, ny, nx) or (ny, nx):
         voxel (x, y, z) is vertex x + nx * (y + ny * z); arc u -> v weighs
         0.5 * (cost[u] + cost[v]) * step; INFINITY is an obstacle.
@@ -72,7 +74,8 @@ class Graph(Handle):
                           handle, c.n)
 
 
-def shortest_paths(graph, sources, targets=None, out=None, stream=None):
+def shortest_paths(graph: Graph, sources: Any, targets: Any = None, out: Any = None,
+                   stream: StreamLike = None) -> Any:
     """Distances from every source to every target: a float32 array of shape
     (len(sources), len(targets)), targets None meaning every vertex in id
     order; INFINITY where unreachable, NaN in the row (column) of an invalid
@@ -98,7 +101,8 @@ def shortest_paths(graph, sources, targets=None, out=None, stream=None):
 NO_PRED = 0xFFFFFFFF  # GCOL_SSSP_NO_PRED: no predecessor (-1 in an int32 array)
 
 
-def shortest_paths_pred(graph, sources, targets=None, out=None, pred_out=None, stream=None):
+def shortest_paths_pred(graph: Graph, sources: Any, targets: Any = None, out: Any = None, pred_out: Any = None,
+                        stream: StreamLike = None) -> Tuple[Any, Any]:
     """shortest_paths plus predecessors: (dist, pred), pred[i, j] being the
     vertex before targets[j] on the shortest path from sources[i] that the
     solver found, in the sources' dtype; NO_PRED (-1 as int32) for the source
@@ -128,7 +132,7 @@ def shortest_paths_pred(graph, sources, targets=None, out=None, pred_out=None, s
     return out, pred_out
 
 
-def paths(graph, sources, targets, stream=None):
+def paths(graph: Graph, sources: Any, targets: Any, stream: StreamLike = None) -> Tuple[Any, Any, Any]:
     """The shortest paths from sources[k] to targets[k] as vertex lists:
     (offsets, vertices, dist) with pair k's path vertices[offsets[k]:offsets[k+1]]
     (source first, target last; empty where there is none: unreachable, or an

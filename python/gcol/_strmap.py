@@ -8,7 +8,7 @@ n + 1 entries; string i is ``chars[offsets[i]:offsets[i + 1]]``) and
 The config and column structs and the C signatures are in _abi
 (StrmapConfig, Strings, STRMAP), bound to the loaded library on first use."""
 import ctypes
-from typing import Any, Tuple
+from typing import Any, Optional, Tuple, Union
 
 from . import _abi, _arrays, _dtypes, _lib
 from ._arrow import strings_from_arrow, strings_from_list, strings_to_arrow, strings_to_list  # noqa: F401
@@ -71,8 +71,9 @@ class StringMap(Persistent, Handle):
 
     _destroy_name = "strmap_destroy"
 
-    def __init__(self, value_dtype="int32", capacity=1024, growable=True, max_load_factor=None, empty_value=None,
-                 seed=None, growth_factor=None, stream=None):
+    def __init__(self, value_dtype: DTypeLike = "int32", capacity: int = 1024, growable: bool = True,
+                 max_load_factor: Optional[float] = None, empty_value: Any = None, seed: Optional[int] = None,
+                 growth_factor: Optional[int] = None, stream: StreamLike = None) -> None:
         super().__init__()
         self._f = _bind(self._f)
         self.value_dtype = _dtypes.dtype_name(value_dtype)
@@ -138,13 +139,14 @@ class StringMap(Persistent, Handle):
         return a, _arrays.view(a).ptr
 
     # ---- calls ----------------------------------------------------------------
-    def insert(self, offsets, chars, values=None, stream=None):
+    def insert(self, offsets: Any, chars: Any, values: Any = None, stream: StreamLike = None) -> None:
         """Insert the strings; new ones take dense ids (values None) or the
         value of their first row; present ones keep theirs."""
         col, v, n, s = self._column(offsets, chars, stream)
         self._check(self._f.strmap_insert(self._handle(), ctypes.byref(col), self._values(values, n), None, s))
 
-    def insert_and_find(self, offsets, chars, values=None, return_inserted=False, stream=None):
+    def insert_and_find(self, offsets: Any, chars: Any, values: Any = None, return_inserted: bool = False,
+                        stream: StreamLike = None) -> Any:
         """Insert, and return per row the value now stored (its id with
         values None: dictionary encoding), and with return_inserted the
         bool array marking the first row of each new string."""
@@ -155,28 +157,30 @@ class StringMap(Persistent, Handle):
                                                    pi, s))
         return (out[:n], ins[:n]) if return_inserted else out[:n]
 
-    def insert_or_apply(self, offsets, chars, values, op=ADD, stream=None):
+    def insert_or_apply(self, offsets: Any, chars: Any, values: Any, op: Union[Op, str, int] = ADD,
+                        stream: StreamLike = None) -> None:
         """String group-by: stored = op(stored, value) per row (a new string
         starts from its first row's value)."""
         col, v, n, s = self._column(offsets, chars, stream)
         self._check(self._f.strmap_insert_or_apply(self._handle(), ctypes.byref(col), self._values(values, n),
                                                    int(Op(op)), s))
 
-    def find(self, offsets, chars, stream=None):
+    def find(self, offsets: Any, chars: Any, stream: StreamLike = None) -> Any:
         """Per row the stored value, or empty_value where absent."""
         col, v, n, s = self._column(offsets, chars, stream)
         out, po = self._out(v, n, self.value_dtype, s)
         self._check(self._f.strmap_find(self._handle(), ctypes.byref(col), po, s))
         return out[:n]
 
-    def contains(self, offsets, chars, stream=None):
+    def contains(self, offsets: Any, chars: Any, stream: StreamLike = None) -> Any:
         """Per row whether the string is stored (bool array)."""
         col, v, n, s = self._column(offsets, chars, stream)
         out, po = self._out(v, n, "bool", s)
         self._check(self._f.strmap_contains(self._handle(), ctypes.byref(col), po, s))
         return out[:n]
 
-    def retrieve_all(self, offset_dtype="int32", like=None, stream=None):
+    def retrieve_all(self, offset_dtype: str = "int32", like: Any = None,
+                     stream: StreamLike = None) -> Tuple[Any, Any, Any]:
         """(offsets, chars, values) of every stored string in entry order:
         for dense ids, string i has id i. Waits for the stream."""
         if offset_dtype not in _OFFSET_TYPES:
@@ -198,12 +202,12 @@ class StringMap(Persistent, Handle):
         return result
 
     @property
-    def capacity(self):
+    def capacity(self) -> int:
         n = ctypes.c_size_t()
         self._check(self._f.strmap_capacity(self._handle(), ctypes.byref(n)))
         return n.value
 
-    def size(self, stream=None):
+    def size(self, stream: StreamLike = None) -> int:
         """Stored strings. Waits for the stream."""
         n = ctypes.c_size_t()
         self._synced(self._f.strmap_size(self._handle(), ctypes.byref(n), self._own_stream(stream)), n.value,
@@ -213,11 +217,11 @@ class StringMap(Persistent, Handle):
     def __len__(self):
         return self.size()
 
-    def clear(self, stream=None):
+    def clear(self, stream: StreamLike = None) -> None:
         """Remove every string (ids restart at 0)."""
         self._check(self._f.strmap_clear(self._handle(), self._own_stream(stream)))
 
-    def status(self, stream=None):
+    def status(self, stream: StreamLike = None) -> None:
         """Wait for the stream; raise the latched FullError, if any."""
         self._check(self._f.strmap_status(self._handle(), self._own_stream(stream)), "gcol_strmap_status")
 

@@ -1,6 +1,7 @@
 """gcol.unique: the distinct values of a device array through gcol's hash set or map."""
 from typing import Any, Literal, Tuple, overload
 
+from . import _torch_ops
 from ._keys import Keys
 from ._map import ADD, MIN
 from ._typing import Array, KeyColumns
@@ -119,6 +120,8 @@ def unique(x: Any, *, sorted: bool = True, return_index: bool = False, return_in
     >>> gcol.unique((x, x % 2))                 # distinct rows of two columns
     (tensor([1, 2, 3], ...), tensor([1, 0, 1], ...))
     """
+    if _torch_ops.traced(x):  # torch.compile: the gcol::unique operator
+        return _torch_ops.unique(x, sorted, return_index, return_inverse, return_counts)
     keys = Keys([(x, "x")])
     be, n = keys.backend, keys.sizes[0]
     with be.context():
