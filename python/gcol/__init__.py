@@ -45,13 +45,48 @@ _torch_ops.register_if_imported()  # torch.compile's gcol:: operators, when PyTo
 
 
 def library_path() -> str:
-    """The path of the libgcol.so in use (loading it if needed)."""
+    """The path of the libgcol.so in use, loading it if needed.
+
+    Returns
+    -------
+    str
+        Found through ``GCOL_LIBRARY``, next to the package, or the system's
+        library path, in that order.
+
+    Raises
+    ------
+    gcol.LibraryNotFoundError
+        No libgcol.so could be loaded.
+
+    Examples
+    --------
+    >>> gcol.library_path().endswith(".so")
+    True
+    """
     from ._lib import functions
     return functions().path
 
 
 def version() -> Tuple[int, int, int]:
-    """The loaded library's version as (major, minor, patch)."""
+    """The loaded C library's version.
+
+    Returns
+    -------
+    (major, minor, patch) : tuple of int
+        ``gcol_version()`` of the libgcol.so in use; ``gcol.__version__`` is
+        the Python package's, which follows it.
+
+    Raises
+    ------
+    gcol.LibraryNotFoundError
+        No libgcol.so could be loaded.
+
+    Examples
+    --------
+    >>> major, minor, patch = gcol.version()
+    >>> "%d.%d.%d" % (major, minor, patch) == gcol.__version__
+    True
+    """
     from ._lib import functions
     v = functions().version()
     return (v // 10000, v // 100 % 100, v % 100)

@@ -11,7 +11,14 @@ from ._typing import DTypeLike, StreamLike
 
 
 class Op(enum.IntEnum):
-    """gcol_op_t, for insert_or_apply."""
+    """gcol_op_t, for insert_or_apply; the strings "add", "min" and "max" are
+    accepted as well.
+
+    Examples
+    --------
+    >>> gcol.MIN is gcol.Op.MIN, int(gcol.MIN)
+    (True, 1)
+    """
 
     ADD = 0
     MIN = 1

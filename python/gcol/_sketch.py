@@ -302,8 +302,35 @@ class HyperLogLog(_Sketch):
 
 
 def approx_distinct(x: Any, precision: int = 13, seed: Optional[int] = None, stream: StreamLike = None) -> float:
-    """Estimated number of distinct values in the device array x (one
-    HyperLogLog pass; relative standard error about 1.04 / sqrt(2**precision))."""
+    """Estimated number of distinct values in a device array (one HyperLogLog pass).
+
+    Parameters
+    ----------
+    x : device array
+        Of the dtypes HyperLogLog.add takes.
+    precision : int, default 13
+        2**precision registers: the relative standard error is about
+        ``1.04 / sqrt(2**precision)`` (1.15% at 13).
+    seed : int, optional
+        The hash seed.
+    stream : optional
+        The stream to run on (default: the current one of x's library).
+
+    Returns
+    -------
+    float
+        Waits for the stream.
+
+    Raises
+    ------
+    gcol.InvalidArgumentError
+        Host arrays, another dtype, a precision out of range.
+
+    Examples
+    --------
+    >>> gcol.approx_distinct(torch.arange(1_000_000, device="cuda") % 1000)  # doctest: +SKIP
+    1000.6...
+    """
     with HyperLogLog(precision, seed=seed, stream=stream) as h:
         h.add(x, stream=stream)
         return h.estimate(stream=stream)

@@ -256,9 +256,9 @@ def dictionary_encode(offsets: Any, chars: Any, *, id_dtype: DTypeLike = "int32"
 
     Examples
     --------
-    >>> off, chars = gcol.strings_from_list(["a", "bb", "a"], like="torch")
-    >>> ids, d_off, d_chars = gcol.dictionary_encode(off, chars)
-    >>> ids
+    >>> off, chars = gcol.strings_from_list(["a", "bb", "a"], like="torch")  # doctest: +SKIP
+    >>> ids, d_off, d_chars = gcol.dictionary_encode(off, chars)  # doctest: +SKIP
+    >>> ids  # doctest: +SKIP
     tensor([0, 1, 0], device='cuda:0', dtype=torch.int32)
     """
     off_dtype = _arrays.view(offsets).dtype
@@ -293,9 +293,9 @@ def value_counts(offsets: Any, chars: Any, *, stream: StreamLike = None) -> Tupl
 
     Examples
     --------
-    >>> off, chars = gcol.strings_from_list(["a", "bb", "a"], like="torch")
-    >>> d_off, d_chars, counts = gcol.value_counts(off, chars)
-    >>> gcol.strings_to_list(d_off, d_chars), counts
+    >>> off, chars = gcol.strings_from_list(["a", "bb", "a"], like="torch")  # doctest: +SKIP
+    >>> d_off, d_chars, counts = gcol.value_counts(off, chars)  # doctest: +SKIP
+    >>> gcol.strings_to_list(d_off, d_chars), counts  # doctest: +SKIP
     (['a', 'bb'], tensor([2, 1], device='cuda:0'))
     """
     v = _arrays.view(offsets)
