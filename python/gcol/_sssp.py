@@ -76,10 +76,39 @@ class Graph(Handle):
 
 def shortest_paths(graph: Graph, sources: Any, targets: Any = None, out: Any = None,
                    stream: StreamLike = None) -> Any:
-    """Distances from every source to every target: a float32 array of shape
-    (len(sources), len(targets)), targets None meaning every vertex in id
-    order; INFINITY where unreachable, NaN in the row (column) of an invalid
-    source (target) id. Asynchronous, on the sources' library's current stream."""
+    """Distances from every source to every target (asynchronous).
+
+    Parameters
+    ----------
+    graph : gcol.Graph
+    sources : uint32 or int32 device array
+        Vertex ids.
+    targets : device array of the sources' dtype, optional
+        Default: every vertex, in id order.
+    out : float32 device array, optional
+        ``len(sources) * len(targets)`` elements, written and returned.
+    stream : int or stream object, optional
+        The stream to run on (default: the current one of sources' library);
+        new outputs come from that stream's pool.
+
+    Returns
+    -------
+    float32 array of shape (len(sources), len(targets))
+        INFINITY where unreachable, NaN in the row (column) of an invalid
+        source (target) id.
+
+    Raises
+    ------
+    gcol.InvalidArgumentError
+        Host arrays, other dtypes, outputs of another size, a closed graph.
+    gcol.OutOfMemoryError
+
+    Examples
+    --------
+    >>> g = gcol.Graph.grid(torch.ones((4, 4), device="cuda"))  # 8-connected  # doctest: +SKIP
+    >>> gcol.shortest_paths(g, torch.tensor([0], device="cuda", dtype=torch.int32))[0, 15]  # doctest: +SKIP
+    tensor(4.2426, device='cuda:0')
+    """
     _graph(graph)
     src = _ids(sources, "sources")
     tgt = _ids(targets, "targets") if targets is not None else None
@@ -103,13 +132,38 @@ NO_PRED = 0xFFFFFFFF  # GCOL_SSSP_NO_PRED: no predecessor (-1 in an int32 array)
 
 def shortest_paths_pred(graph: Graph, sources: Any, targets: Any = None, out: Any = None, pred_out: Any = None,
                         stream: StreamLike = None) -> Tuple[Any, Any]:
-    """shortest_paths plus predecessors: (dist, pred), pred[i, j] being the
-    vertex before targets[j] on the shortest path from sources[i] that the
-    solver found, in the sources' dtype; NO_PRED (-1 as int32) for the source
-    itself, unreachable targets and invalid ids. Ties: the first arc, in
-    settle order, that reached the final distance, so following pred from any
-    vertex reaches the source. With targets None both tables are
-    len(sources) x num_vertices (4 bytes a cell each)."""
+    """shortest_paths plus predecessors (asynchronous).
+
+    Parameters
+    ----------
+    graph : gcol.Graph
+    sources : uint32 or int32 device array
+        Vertex ids.
+    targets : device array of the sources' dtype, optional
+        Default: every vertex, in id order (both tables are then
+        len(sources) x num_vertices, 4 bytes a cell each).
+    out, pred_out : device arrays, optional
+        float32 and the sources' dtype, written and returned.
+    stream : int or stream object, optional
+        The stream to run on (default: the current one of sources' library);
+        new outputs come from that stream's pool.
+
+    Returns
+    -------
+    dist : float32 array (len(sources), len(targets))
+    pred : array of the sources' dtype, same shape
+        pred[i, j] is the vertex before targets[j] on the shortest path from
+        sources[i]; NO_PRED (-1 as int32) for the source itself, unreachable
+        targets and invalid ids. Ties: the first arc, in settle order, that
+        reached the final distance, so following pred from any vertex
+        reaches the source.
+
+    Raises
+    ------
+    gcol.InvalidArgumentError
+        Host arrays, other dtypes, outputs of another size, a closed graph.
+    gcol.OutOfMemoryError
+    """
     _graph(graph)
     src = _ids(sources, "sources")
     tgt = _ids(targets, "targets") if targets is not None else None
@@ -133,13 +187,39 @@ def shortest_paths_pred(graph: Graph, sources: Any, targets: Any = None, out: An
 
 
 def paths(graph: Graph, sources: Any, targets: Any, stream: StreamLike = None) -> Tuple[Any, Any, Any]:
-    """The shortest paths from sources[k] to targets[k] as vertex lists:
-    (offsets, vertices, dist) with pair k's path vertices[offsets[k]:offsets[k+1]]
-    (source first, target last; empty where there is none: unreachable, or an
-    invalid id), offsets int64 of len(sources) + 1 (``[0]`` for no pairs),
-    vertices in the sources' dtype, dist float32 per pair (INFINITY unreachable, NaN invalid id).
+    """The shortest path from sources[k] to targets[k], for every k, as vertex lists.
+
+    Parameters
+    ----------
+    graph : gcol.Graph
+    sources, targets : uint32 or int32 device arrays of one length
+        The pairs.
+    stream : int or stream object, optional
+        The stream to run on (default: the current one of sources' library);
+        the outputs come from that stream's pool.
+
+    Returns
+    -------
+    offsets : int64 array of len(sources) + 1 (``[0]`` for no pairs)
+    vertices : array of the sources' dtype
+        Pair k's path is ``vertices[offsets[k]:offsets[k + 1]]``, source
+        first, target last; empty where there is none (unreachable, or an
+        invalid id).
+    dist : float32 array, one per pair
+        INFINITY where unreachable, NaN for an invalid id.
+
+    Raises
+    ------
+    gcol.InvalidArgumentError
+        Host arrays, other dtypes, sources and targets of different lengths,
+        a closed graph.
+    gcol.OutOfMemoryError
+
+    Notes
+    -----
     One search per distinct source. Waits for the stream once: the searches
-    run twice, first to size the vertex array, then to fill it."""
+    run twice, first to size the vertex array, then to fill it.
+    """
     _graph(graph)
     src = _ids(sources, "sources")
     tgt = _ids(targets, "targets")
