@@ -175,10 +175,33 @@ class DistMap:
     @classmethod
     def from_torch(cls, key_dtype: DTypeLike, value_dtype: DTypeLike, capacity: int, *, group: Any = None,
                    **settings: Any) -> "DistMap":
-        """One rank per process under torchrun: torch.distributed must be
-        initialized and torch.cuda.set_device(local_rank) called; the NCCL
-        unique id travels through torch.distributed (``group``, default the
-        world). Calls take and return this rank's arrays."""
+        """One rank per process under torchrun.
+
+        Parameters
+        ----------
+        key_dtype, value_dtype, capacity
+            As for DistMap (capacity per rank).
+        group : torch.distributed group, optional
+            Default: the world.
+        **settings
+            DistMap's other settings.
+
+        Returns
+        -------
+        gcol.DistMap
+            Its calls take and return this rank's arrays.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            torch.distributed is not initialized.
+        gcol.NcclError
+
+        Notes
+        -----
+        torch.distributed must be initialized and ``torch.cuda.set_device(local_rank)``
+        called; the NCCL unique id travels through torch.distributed.
+        """
         import torch
         import torch.distributed as dist
         if not dist.is_initialized():
@@ -253,15 +276,55 @@ class DistMap:
         self._group(lambda i: fn(self._handle(i), k[i].ptr, v[i].ptr, k[i].n, *extra, self._stream(k[i], stream, i)))
 
     def insert(self, keys: Any, values: Any, stream: StreamLike = None) -> None:
-        """Insert pairs; a key already present keeps its value (the first wins, across ranks too)."""
+        """Insert pairs; a key already present keeps its value (the first wins, across ranks too).
+
+        Parameters
+        ----------
+        keys : device array, or one per device
+            Of key_dtype; each rank's (device's) keys on its device.
+        values : device array, or one per device
+        stream : stream, or one per device, optional
+            Default: the current stream of each array's library.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError, gcol.NcclError
+        """
         self._pairs_call("dist_map_insert", keys, values, stream)
 
     def insert_or_assign(self, keys: Any, values: Any, stream: StreamLike = None) -> None:
-        """Insert pairs; a key already present takes one of the new values."""
+        """Insert pairs; a key already present takes one of the new values.
+
+        Parameters
+        ----------
+        keys : device array, or one per device
+            Of key_dtype; each rank's (device's) keys on its device.
+        values : device array, or one per device
+        stream : stream, or one per device, optional
+            Default: the current stream of each array's library.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError, gcol.NcclError
+        """
         self._pairs_call("dist_map_insert_or_assign", keys, values, stream)
 
     def insert_or_apply(self, keys: Any, values: Any, op: Union[str, int] = "add", stream: StreamLike = None) -> None:
-        """Reduce by key over every rank: op (gcol.ADD, MIN, MAX) for every occurrence."""
+        """Reduce by key over every rank: op for every occurrence.
+
+        Parameters
+        ----------
+        keys : device array, or one per device
+            Of key_dtype; each rank's (device's) keys on its device.
+        values : device array, or one per device
+        op : "add", "min" or "max" (or gcol.ADD, MIN, MAX)
+        stream : stream, or one per device, optional
+            Default: the current stream of each array's library.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError, gcol.NcclError
+        """
         self._pairs_call("dist_map_insert_or_apply", keys, values, stream, op_code(op))
 
     def _query(self, name, keys, dtype, stream):
@@ -276,20 +339,70 @@ class DistMap:
         return self._out(outs)
 
     def find(self, keys: Any, stream: StreamLike = None) -> Any:
-        """Values of keys (empty_value where absent), each rank's answers on its device."""
+        """The value of each key (empty_value where absent).
+
+        Parameters
+        ----------
+        keys : device array, or one per device
+            Of key_dtype; each rank's (device's) keys on its device.
+        stream : stream, or one per device, optional
+            Default: the current stream of each array's library.
+
+        Returns
+        -------
+        array, or one per device
+            Each rank's answers on its device.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError, gcol.NcclError
+        """
         return self._query("dist_map_find", keys, self.value_dtype, stream)
 
     def contains(self, keys: Any, stream: StreamLike = None) -> Any:
-        """Bool arrays: which keys are present."""
+        """Which keys are present.
+
+        Parameters
+        ----------
+        keys : device array, or one per device
+            Of key_dtype; each rank's (device's) keys on its device.
+        stream : stream, or one per device, optional
+            Default: the current stream of each array's library.
+
+        Returns
+        -------
+        bool array, or one per device
+
+        Raises
+        ------
+        gcol.InvalidArgumentError, gcol.NcclError
+        """
         return self._query("dist_map_contains", keys, "bool", stream)
 
     def erase(self, keys: Any, stream: StreamLike = None) -> None:
-        """Remove keys (absent ones are ignored)."""
+        """Remove keys (absent ones are ignored).
+
+        Parameters
+        ----------
+        keys : device array, or one per device
+            Of key_dtype; each rank's (device's) keys on its device.
+        stream : stream, or one per device, optional
+            Default: the current stream of each array's library.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError, gcol.NcclError
+        """
         k = self._typed(keys, self.key_dtype, "keys")
         self._group(lambda i: self._libs.dist_map_erase(self._handle(i), k[i].ptr, k[i].n, self._stream(k[i], stream, i)))
 
     def size(self) -> int:
-        """Number of pairs on every shard together."""
+        """Number of pairs on every shard together (waits).
+
+        Returns
+        -------
+        int
+        """
         sizes = [c_size_t() for _ in self._comms]
         self._group(lambda i: self._libs.dist_map_size(self._handle(i), byref(sizes[i]), 0))
         return sizes[0].value
@@ -298,9 +411,18 @@ class DistMap:
         return self.size()
 
     def retrieve_all(self, like: Any = "torch") -> Any:
-        """(keys, values) of each local rank's shard (one pair per device, or
-        this rank's under from_torch); the union over the ranks is the whole
-        map. like: 'torch' or 'cupy', the library of the outputs."""
+        """Each local rank's shard; the union over the ranks is the whole map.
+
+        Parameters
+        ----------
+        like : {"torch", "cupy"}
+            The library of the results.
+
+        Returns
+        -------
+        (keys, values), or one such pair per device
+            This rank's under from_torch.
+        """
         lib = _arrays.library(like)
         f = _lib.functions()
         room, outs = [], []

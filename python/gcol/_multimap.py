@@ -60,12 +60,48 @@ class Multimap(Persistent, Container):
         self.insert(keys, values, stream=stream)
 
     def insert(self, keys: Any, values: Any, stream: StreamLike = None) -> None:
-        """Insert pairs, every one kept."""
+        """Insert pairs, every one kept (duplicate keys included).
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        values : device array of value_dtype
+            As many as keys.
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed object.
+        gcol.FullError, gcol.ReservedKeyError
+            Latched on the device: raised by the next waiting call.
+        """
         k, v, s = self._pairs(keys, values, stream)
         self._check(self._f.multimap_insert(self._handle(), k.ptr, v.ptr, k.n, None, s))
 
     def count(self, keys: Any, stream: StreamLike = None) -> Any:
-        """Per query key, how many pairs have it (an int64 array)."""
+        """How many pairs have each key.
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+
+        Returns
+        -------
+        int64 array, keys' shape
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed object.
+        """
         k, s = self._keys(keys, stream)
         counts = k.lib.empty(k.shape, "int64", k, s)  # size_t on the C side: same bits
         self._check(self._f.multimap_count(self._handle(), k.ptr, k.n, typed(counts, "int64", "out").ptr,
@@ -74,12 +110,43 @@ class Multimap(Persistent, Container):
 
     def retrieve(self, keys: Any, stream: StreamLike = None,
                  sentinel_queries_match_nothing: bool = False) -> Tuple[Any, Any]:
-        """The inner join of keys with the stored pairs: (values, query_index),
-        match j being the pair (keys[query_index[j]], values[j]); no particular
-        order. Waits for the stream (to size the outputs). A query key equal
-        to a sentinel raises ReservedKeyError, or with
-        sentinel_queries_match_nothing=True simply matches nothing (the
-        multimap's latched RESERVED_KEY is then cleared)."""
+        """The inner join of keys with the stored pairs.
+
+        Waits for the stream (to size the outputs).
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+        sentinel_queries_match_nothing : bool
+            A query key equal to a sentinel matches nothing (the multimap's latched
+            RESERVED_KEY is then cleared) instead of raising ReservedKeyError.
+
+        Returns
+        -------
+        values : array of value_dtype
+        query_index : int64 array
+            Match j is the pair ``(keys[query_index[j]], values[j])``; no particular order.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed object.
+        gcol.FullError, gcol.ReservedKeyError
+            Latched on the device: raised by the next waiting call.
+
+        Examples
+        --------
+        >>> mm = gcol.Multimap("int64", "int64", capacity=16)  # doctest: +SKIP
+        >>> k = torch.tensor([1, 1, 2], device="cuda")  # doctest: +SKIP
+        >>> mm.insert(k, k * 10 + torch.tensor([0, 1, 0], device="cuda"))  # doctest: +SKIP
+        >>> values, query = mm.retrieve(torch.tensor([1, 3], device="cuda"))  # doctest: +SKIP
+        >>> sorted(values.tolist()), query.tolist()  # doctest: +SKIP
+        ([10, 11], [0, 0])
+        """
         k, s = self._keys(keys, stream)
         h = self._handle()
         total = k.lib.empty((1,), "int64", k, s)

@@ -66,8 +66,25 @@ class _Keys(Persistent, Sentinels, Container):
         return out
 
     def retrieve_all(self, like: Any = None, stream: StreamLike = None) -> Any:
-        """Every stored key, in no particular order, as an array of like's
-        library (default: that of the last input). Waits for the stream."""
+        """Every stored key, in no particular order. Waits for the stream.
+
+        Parameters
+        ----------
+        like : {"cupy", "torch"} or array, optional
+            The library of the result (default: that of the last input).
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library of the
+            last input).
+
+        Returns
+        -------
+        array of key_dtype
+
+        Raises
+        ------
+        gcol.FullError, gcol.ReservedKeyError
+            Latched on the device: raised by the next waiting call.
+        """
         lib = self._output_library(like)
         s = self._own_stream(stream)
         size = ctypes.c_size_t()
@@ -120,25 +137,119 @@ class Set(_Keys):
         return settings
 
     def insert(self, keys: Any, stream: StreamLike = None) -> None:
-        """Insert keys (duplicates and present keys are kept once)."""
+        """Insert keys (duplicates and present keys are kept once).
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed object.
+        gcol.FullError, gcol.ReservedKeyError
+            Latched on the device: raised by the next waiting call.
+
+        Examples
+        --------
+        >>> s = gcol.Set("int64")  # doctest: +SKIP
+        >>> s.insert(torch.tensor([4, 4, 9], device="cuda"))  # doctest: +SKIP
+        >>> len(s), s.contains(torch.tensor([9, 5], device="cuda"))  # doctest: +SKIP
+        (2, tensor([ True, False], device='cuda:0'))
+        """
         k, s = self._keys(keys, stream)
         self._check(self._f.set_insert(self._handle(), k.ptr, k.n, None, s))
 
     def insert_and_contains(self, keys: Any, out: Any = None, stream: StreamLike = None) -> Any:
-        """Insert; a bool array: which inputs added their key (one per new key)."""
+        """Insert keys and say which inputs added theirs.
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        out : bool device array, optional
+            Written and returned (default: a new array of keys' library).
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+
+        Returns
+        -------
+        bool array, keys' shape
+            True for the one input that added each new key.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed object.
+        gcol.FullError, gcol.ReservedKeyError
+            Latched on the device: raised by the next waiting call.
+        """
         return self._flags("insert_and_contains", keys, out, stream)
 
     def contains(self, keys: Any, out: Any = None, stream: StreamLike = None) -> Any:
-        """A bool array: which keys are in the set."""
+        """Which keys are in the set.
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        out : bool device array, optional
+            Written and returned (default: a new array of keys' library).
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+
+        Returns
+        -------
+        bool array, keys' shape
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed object.
+        """
         return self._flags("contains", keys, out, stream)
 
     def erase(self, keys: Any, stream: StreamLike = None) -> None:
-        """Remove keys (absent ones are ignored)."""
+        """Remove keys (absent ones are ignored).
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed object.
+        """
         k, s = self._keys(keys, stream)
         self._check(self._f.set_erase(self._handle(), k.ptr, k.n, None, s))
 
     def reserve(self, capacity: int, stream: StreamLike = None) -> None:
-        """Room for capacity keys (a fixed set raises FullError if it has fewer slots)."""
+        """Make room for capacity keys: a growable set grows now.
+
+        Parameters
+        ----------
+        capacity : int
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library of the
+            last input).
+
+        Raises
+        ------
+        gcol.FullError
+            A fixed set with fewer slots.
+        gcol.OutOfMemoryError
+        """
         self._check(self._f.set_reserve(self._handle(), non_negative(capacity, "capacity"), self._own_stream(stream)))
 
 
@@ -163,24 +274,99 @@ class Multiset(_Keys):
         self._create(self._cfg, stream)
 
     def insert(self, keys: Any, stream: StreamLike = None) -> None:
-        """Insert keys, every copy kept."""
+        """Insert keys, every copy kept.
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed object.
+        gcol.FullError, gcol.ReservedKeyError
+            Latched on the device: raised by the next waiting call.
+        """
         k, s = self._keys(keys, stream)
         self._check(self._f.multiset_insert(self._handle(), k.ptr, k.n, None, s))
 
     def count(self, keys: Any, stream: StreamLike = None) -> Any:
-        """Per query key, how many copies are stored (an int64 array)."""
+        """How many copies of each key are stored.
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+
+        Returns
+        -------
+        int64 array, keys' shape
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed object.
+        """
         k, s = self._keys(keys, stream)
         counts = k.lib.empty(k.shape, "int64", k, s)
         self._check(self._f.multiset_count(self._handle(), k.ptr, k.n, typed(counts, "int64", "out").ptr, None, s))
         return counts
 
     def contains(self, keys: Any, out: Any = None, stream: StreamLike = None) -> Any:
-        """A bool array: which keys have at least one copy."""
+        """Which keys have at least one copy.
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        out : bool device array, optional
+            Written and returned (default: a new array of keys' library).
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+
+        Returns
+        -------
+        bool array, keys' shape
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed object.
+        """
         return self._flags("contains", keys, out, stream)
 
     def retrieve(self, keys: Any, stream: StreamLike = None) -> Any:
-        """query_index of every stored copy of every query key (no particular
-        order): match j is a copy of keys[query_index[j]]. Waits for the stream."""
+        """Every stored copy of every key. Waits for the stream.
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+
+        Returns
+        -------
+        query_index : int64 array
+            One per match, in no particular order: match j is a copy of
+            ``keys[query_index[j]]``.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed object.
+        gcol.FullError, gcol.ReservedKeyError
+            Latched on the device: raised by the next waiting call.
+        """
         k, s = self._keys(keys, stream)
         h = self._handle()
         total = k.lib.empty((1,), "int64", k, s)

@@ -58,9 +58,20 @@ class _Sketch(Persistent, Handle):
 
     # ---- copies (merge into an empty twin, on the device) and pickles (bytes) ----
     def copy(self: _S, stream: StreamLike = None) -> _S:
-        """A new sketch with the same settings and contents: an empty one
-        merged with this one, on the device, on stream (default: the stream
-        this sketch's calls default to). Asynchronous."""
+        """A new sketch with the same settings and contents (asynchronous).
+
+        An empty twin merged with this one, on the device.
+
+        Parameters
+        ----------
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library of the
+            last input).
+
+        Returns
+        -------
+        a sketch of this one's type
+        """
         self._handle()  # a closed sketch raises here
         s = self._own_stream(stream)
         twin = type(self)(stream=s, **self._settings())
@@ -133,15 +144,72 @@ class BloomFilter(_Sketch):
         return n.value
 
     def expected_fpr(self, n: int) -> float:
-        """The false-positive rate this filter is expected to have with n distinct keys."""
+        """The false-positive rate expected with n distinct keys added.
+
+        Parameters
+        ----------
+        n : int
+
+        Returns
+        -------
+        float
+
+        Examples
+        --------
+        >>> gcol.BloomFilter(expected_keys=1000, fpr=0.01).expected_fpr(1000) < 0.011  # doctest: +SKIP
+        True
+        """
         return expected_fpr(self.size_bytes, n)
 
     def add(self, keys: Any, stream: StreamLike = None) -> None:
+        """Add keys.
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host or strided arrays, another dtype, a closed sketch.
+
+        Examples
+        --------
+        >>> f = gcol.BloomFilter(expected_keys=1000)  # doctest: +SKIP
+        >>> f.add(torch.arange(1000, device="cuda").to(torch.uint64))  # doctest: +SKIP
+        >>> bool(f.contains(torch.tensor([7], device="cuda").to(torch.uint64))[0])  # doctest: +SKIP
+        True
+        """
         k = typed(keys, self.key_dtype, "keys")
         _check(self._f.bloom_add(self._handle(), k.ptr, k.n, self._stream(stream, k)))
 
     def contains(self, keys: Any, out: Any = None, stream: StreamLike = None) -> Any:
-        """A bool array: False where a key is certainly absent, True where it may be present."""
+        """Whether each key may have been added.
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        out : bool device array, optional
+            Written and returned (default: a new array of keys' library).
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+
+        Returns
+        -------
+        bool array, keys' shape
+            False where a key is certainly absent, True where it may be present.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host or strided arrays, another dtype, a closed sketch.
+        """
         k = typed(keys, self.key_dtype, "keys")
         s = self._stream(stream, k)
         if out is None:
@@ -151,18 +219,66 @@ class BloomFilter(_Sketch):
         return out
 
     def clear(self, stream: StreamLike = None) -> None:
+        """Remove every key (asynchronous).
+
+        Parameters
+        ----------
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library of the
+            last input).
+        """
         _check(self._f.bloom_clear(self._handle(), self._own_stream(stream)))
 
     def merge(self, other: "BloomFilter", stream: StreamLike = None) -> None:
-        """self |= other: self then holds both filters' keys."""
+        """self |= other: self then holds both filters' keys.
+
+        Parameters
+        ----------
+        other : gcol.BloomFilter
+            Of the same size, key width and seed.
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library of the
+            last input).
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Another kind of object, or a filter of other settings.
+        """
         _check(self._f.bloom_merge(self._handle(), self._same_kind(other), self._own_stream(stream)))
 
     def intersect(self, other: "BloomFilter", stream: StreamLike = None) -> None:
-        """self &= other: keys added to both are still found."""
+        """self &= other: keys added to both are still found.
+
+        Parameters
+        ----------
+        other : gcol.BloomFilter
+            Of the same size, key width and seed.
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library of the
+            last input).
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Another kind of object, or a filter of other settings.
+        """
         _check(self._f.bloom_intersect(self._handle(), self._same_kind(other), self._own_stream(stream)))
 
     def to_bytes(self, stream: StreamLike = None) -> bytes:
-        """The filter as bytes (32-byte header, then its bits). Waits for the stream."""
+        """The filter as bytes (a 32-byte header, then its bits). Waits for the stream.
+
+        Parameters
+        ----------
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library of the
+            last input).
+
+        Returns
+        -------
+        bytes
+            What ``gcol_bloom_export`` writes; from_bytes reads it back.
+        """
         n = c_size_t()
         _check(self._f.bloom_export_size(self._handle(), ctypes.byref(n)))
         buf = ctypes.create_string_buffer(n.value)
@@ -173,9 +289,25 @@ class BloomFilter(_Sketch):
     @classmethod
     def from_bytes(cls, data: bytes, key_dtype: Optional[DTypeLike] = None,
                    stream: StreamLike = None) -> "BloomFilter":
-        """A new filter holding exported bytes. key_dtype: of the bytes' key
-        width (default uint64 or uint32); malformed bytes raise
-        InvalidArgumentError. Waits for the stream."""
+        """A new filter holding exported bytes. Waits for the stream.
+
+        Parameters
+        ----------
+        data : bytes
+            From to_bytes (or gcol_bloom_export).
+        key_dtype : optional
+            Of the bytes' key width (default: uint64 or uint32).
+        stream : int or stream object, optional
+
+        Returns
+        -------
+        gcol.BloomFilter
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Malformed bytes, a key_dtype of another width.
+        """
         data = bytes(data)
         if len(data) < _BLOOM_HEADER.size:
             raise InvalidArgumentError("%d bytes are shorter than the 32-byte header" % len(data))
@@ -250,25 +382,90 @@ class HyperLogLog(_Sketch):
         return p.value
 
     def add(self, items: Any, stream: StreamLike = None) -> None:
+        """Add items (equal bits are one item).
+
+        Parameters
+        ----------
+        items : device array of int32, uint32, int64, uint64, float32 or float64
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host or strided arrays, another dtype, a closed sketch.
+
+        Examples
+        --------
+        >>> h = gcol.HyperLogLog(precision=14)  # doctest: +SKIP
+        >>> h.add(torch.arange(100_000, device="cuda") % 5000)  # doctest: +SKIP
+        >>> round(h.estimate(), -2)  # doctest: +SKIP
+        5000.0
+        """
         v = _arrays.view(items)
         code = _dtypes.type_code(v.dtype)
         _check(self._f.hll_add(self._handle(), v.ptr, v.n, code, self._stream(stream, v)))
 
     def merge(self, other: "HyperLogLog", stream: StreamLike = None) -> None:
-        """Registers become the maximum of both: self then estimates the union."""
+        """Registers become the maximum of both: self then estimates the union.
+
+        Parameters
+        ----------
+        other : gcol.HyperLogLog
+            Of the same precision and seed.
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library of the
+            last input).
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Another kind of object, or other settings.
+        """
         _check(self._f.hll_merge(self._handle(), self._same_kind(other), self._own_stream(stream)))
 
     def estimate(self, stream: StreamLike = None) -> float:
-        """Estimated number of distinct items added (a float). Waits for the stream."""
+        """Estimated number of distinct items added. Waits for the stream.
+
+        Parameters
+        ----------
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library of the
+            last input).
+
+        Returns
+        -------
+        float
+        """
         e = c_double()
         _check(self._f.hll_estimate(self._handle(), ctypes.byref(e), self._own_stream(stream)))
         return e.value
 
     def clear(self, stream: StreamLike = None) -> None:
+        """Forget every item (asynchronous).
+
+        Parameters
+        ----------
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library of the
+            last input).
+        """
         _check(self._f.hll_clear(self._handle(), self._own_stream(stream)))
 
     def to_bytes(self, stream: StreamLike = None) -> bytes:
-        """The sketch as bytes (16-byte header, one byte per register). Waits for the stream."""
+        """The sketch as bytes (a 16-byte header, one byte per register). Waits for the stream.
+
+        Parameters
+        ----------
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library of the
+            last input).
+
+        Returns
+        -------
+        bytes
+        """
         n = c_size_t()
         _check(self._f.hll_export_size(self._handle(), ctypes.byref(n)))
         buf = ctypes.create_string_buffer(n.value)
@@ -277,13 +474,43 @@ class HyperLogLog(_Sketch):
         return buf.raw[:got.value]
 
     def merge_bytes(self, data: bytes, stream: StreamLike = None) -> None:
-        """Merge exported bytes (same precision and seed) into this sketch."""
+        """Merge exported bytes (same precision and seed) into this sketch.
+
+        Parameters
+        ----------
+        data : bytes
+            From to_bytes.
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library of the
+            last input).
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Malformed bytes or other settings.
+        """
         data = bytes(data)
         _check(self._f.hll_import_merge(self._handle(), data, len(data), self._own_stream(stream)))
 
     @classmethod
     def from_bytes(cls, data: bytes, stream: StreamLike = None) -> "HyperLogLog":
-        """A new sketch holding exported bytes (malformed bytes raise InvalidArgumentError)."""
+        """A new sketch holding exported bytes.
+
+        Parameters
+        ----------
+        data : bytes
+            From to_bytes.
+        stream : int or stream object, optional
+
+        Returns
+        -------
+        gcol.HyperLogLog
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Malformed bytes.
+        """
         data = bytes(data)
         if len(data) < _HEADER.size:
             raise InvalidArgumentError("%d bytes are shorter than the 16-byte header" % len(data))

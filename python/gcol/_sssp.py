@@ -42,8 +42,27 @@ class Graph(Handle):
 
     @classmethod
     def csr(cls, offsets: Any, targets: Any, weights: Any, stream: StreamLike = None) -> "Graph":
-        """From a CSR: the arcs of u are targets[offsets[u]:offsets[u+1]] with
-        weights (float32) alike; offsets has num_vertices + 1 entries."""
+        """A graph from a CSR adjacency.
+
+        Parameters
+        ----------
+        offsets : uint32 or int32 device array
+            num_vertices + 1 entries: the arcs of u are ``targets[offsets[u]:offsets[u + 1]]``.
+        targets : device array of offsets' dtype
+        weights : float32 device array, one per arc
+        stream : int or stream object, optional
+            The stream to build it on (default: the current one of offsets' library).
+
+        Returns
+        -------
+        gcol.Graph
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host arrays, other dtypes, weights of another length.
+        gcol.OutOfMemoryError
+        """
         g = cls()
         off = _ids(offsets, "offsets")
         tgt = _ids(targets, "targets")
@@ -56,10 +75,34 @@ class Graph(Handle):
 
     @classmethod
     def grid(cls, cost: Any, connectivity: int = 26, stream: StreamLike = None) -> "Graph":
-        """A voxel grid from a float32 cost array of shape (nz, ny, nx) or (ny, nx):
-        voxel (x, y, z) is vertex x + nx * (y + ny * z); arc u -> v weighs
-        0.5 * (cost[u] + cost[v]) * step; INFINITY is an obstacle.
-        connectivity: 6, 18 or 26 (8-connected in 2D)."""
+        """A voxel grid graph from a cost array.
+
+        Parameters
+        ----------
+        cost : float32 device array of shape (nz, ny, nx) or (ny, nx)
+            Voxel (x, y, z) is vertex ``x + nx * (y + ny * z)``; arc u -> v weighs
+            ``0.5 * (cost[u] + cost[v]) * step``; INFINITY is an obstacle.
+        connectivity : {6, 18, 26}
+            Neighbours in 3D (2D grids are 8-connected).
+        stream : int or stream object, optional
+            The stream to build it on (default: the current one of cost's library).
+
+        Returns
+        -------
+        gcol.Graph
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host arrays, another dtype or shape, another connectivity.
+        gcol.OutOfMemoryError
+
+        Examples
+        --------
+        >>> g = gcol.Graph.grid(torch.ones((64, 64), device="cuda"))  # doctest: +SKIP
+        >>> g.num_vertices  # doctest: +SKIP
+        4096
+        """
         g = cls()
         c = typed(cost, "float32", "cost")
         if len(c.shape) not in (2, 3):

@@ -140,16 +140,66 @@ class StringMap(Persistent, Handle):
 
     # ---- calls ----------------------------------------------------------------
     def insert(self, offsets: Any, chars: Any, values: Any = None, stream: StreamLike = None) -> None:
-        """Insert the strings; new ones take dense ids (values None) or the
-        value of their first row; present ones keep theirs."""
+        """Insert strings; present ones keep their value.
+
+        New strings take dense ids (values None) or their first row's value.
+
+        Parameters
+        ----------
+        offsets : int32 or int64 device array
+            n + 1 entries: string i is ``chars[offsets[i]:offsets[i + 1]]``.
+        chars : uint8 or int8 device array
+        values : device array of value_dtype, optional
+            One per string.
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host arrays, other dtypes, offsets that do not describe chars, a closed map.
+        gcol.FullError
+            Latched: a map that does not grow is full.
+
+        Examples
+        --------
+        >>> m = gcol.StringMap("int32")  # doctest: +SKIP
+        >>> m.insert(*gcol.strings_from_list(["x", "yy", "x"], like="torch"))  # doctest: +SKIP
+        >>> len(m)  # doctest: +SKIP
+        2
+        """
         col, v, n, s = self._column(offsets, chars, stream)
         self._check(self._f.strmap_insert(self._handle(), ctypes.byref(col), self._values(values, n), None, s))
 
     def insert_and_find(self, offsets: Any, chars: Any, values: Any = None, return_inserted: bool = False,
                         stream: StreamLike = None) -> Any:
-        """Insert, and return per row the value now stored (its id with
-        values None: dictionary encoding), and with return_inserted the
-        bool array marking the first row of each new string."""
+        """Insert, and return the value now stored for each row.
+
+        With values None that is each string's id: dictionary encoding.
+
+        Parameters
+        ----------
+        offsets : int32 or int64 device array
+            n + 1 entries: string i is ``chars[offsets[i]:offsets[i + 1]]``.
+        chars : uint8 or int8 device array
+        values : device array of value_dtype, optional
+        return_inserted : bool
+            Also return the bool array marking the first row of each new string.
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+
+        Returns
+        -------
+        stored : array of value_dtype, one per row
+        inserted : bool array (if return_inserted)
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host arrays, other dtypes, offsets that do not describe chars, a closed map.
+        """
         col, v, n, s = self._column(offsets, chars, stream)
         out, po = self._out(v, n, self.value_dtype, s)
         ins, pi = self._out(v, n, "bool", s) if return_inserted else (None, None)
@@ -159,21 +209,77 @@ class StringMap(Persistent, Handle):
 
     def insert_or_apply(self, offsets: Any, chars: Any, values: Any, op: Union[Op, str, int] = ADD,
                         stream: StreamLike = None) -> None:
-        """String group-by: stored = op(stored, value) per row (a new string
-        starts from its first row's value)."""
+        """String group-by: stored = op(stored, value) per row.
+
+        A new string starts from its first row's value.
+
+        Parameters
+        ----------
+        offsets : int32 or int64 device array
+            n + 1 entries: string i is ``chars[offsets[i]:offsets[i + 1]]``.
+        chars : uint8 or int8 device array
+        values : device array of value_dtype, one per row
+        op : gcol.ADD, gcol.MIN or gcol.MAX
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host arrays, other dtypes, offsets that do not describe chars, a closed map.
+        """
         col, v, n, s = self._column(offsets, chars, stream)
         self._check(self._f.strmap_insert_or_apply(self._handle(), ctypes.byref(col), self._values(values, n),
                                                    int(Op(op)), s))
 
     def find(self, offsets: Any, chars: Any, stream: StreamLike = None) -> Any:
-        """Per row the stored value, or empty_value where absent."""
+        """The stored value of each row's string (empty_value where absent).
+
+        Parameters
+        ----------
+        offsets : int32 or int64 device array
+            n + 1 entries: string i is ``chars[offsets[i]:offsets[i + 1]]``.
+        chars : uint8 or int8 device array
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+
+        Returns
+        -------
+        array of value_dtype, one per row
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host arrays, other dtypes, offsets that do not describe chars, a closed map.
+        """
         col, v, n, s = self._column(offsets, chars, stream)
         out, po = self._out(v, n, self.value_dtype, s)
         self._check(self._f.strmap_find(self._handle(), ctypes.byref(col), po, s))
         return out[:n]
 
     def contains(self, offsets: Any, chars: Any, stream: StreamLike = None) -> Any:
-        """Per row whether the string is stored (bool array)."""
+        """Whether each row's string is stored.
+
+        Parameters
+        ----------
+        offsets : int32 or int64 device array
+            n + 1 entries: string i is ``chars[offsets[i]:offsets[i + 1]]``.
+        chars : uint8 or int8 device array
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+
+        Returns
+        -------
+        bool array, one per row
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host arrays, other dtypes, offsets that do not describe chars, a closed map.
+        """
         col, v, n, s = self._column(offsets, chars, stream)
         out, po = self._out(v, n, "bool", s)
         self._check(self._f.strmap_contains(self._handle(), ctypes.byref(col), po, s))
@@ -181,8 +287,30 @@ class StringMap(Persistent, Handle):
 
     def retrieve_all(self, offset_dtype: str = "int32", like: Any = None,
                      stream: StreamLike = None) -> Tuple[Any, Any, Any]:
-        """(offsets, chars, values) of every stored string in entry order:
-        for dense ids, string i has id i. Waits for the stream."""
+        """Every stored string, in entry order (for dense ids, string i has id i).
+
+        Waits for the stream.
+
+        Parameters
+        ----------
+        offset_dtype : {"int32", "int64"}
+        like : {"cupy", "torch"} or array, optional
+            The library of the results (default: that of the last input).
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library of the
+            last input).
+
+        Returns
+        -------
+        offsets : array of offset_dtype
+        chars : uint8 array
+        values : array of value_dtype
+
+        Raises
+        ------
+        gcol.FullError
+            Latched by an earlier call.
+        """
         if offset_dtype not in _OFFSET_TYPES:
             raise InvalidArgumentError("offset_dtype must be int32 or int64, not %r" % (offset_dtype,))
         lib = self._output_library(like)
@@ -208,7 +336,18 @@ class StringMap(Persistent, Handle):
         return n.value
 
     def size(self, stream: StreamLike = None) -> int:
-        """Stored strings. Waits for the stream."""
+        """Stored strings. Waits for the stream.
+
+        Parameters
+        ----------
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library of the
+            last input).
+
+        Returns
+        -------
+        int
+        """
         n = ctypes.c_size_t()
         self._synced(self._f.strmap_size(self._handle(), ctypes.byref(n), self._own_stream(stream)), n.value,
                      "gcol_strmap_size")
@@ -218,11 +357,29 @@ class StringMap(Persistent, Handle):
         return self.size()
 
     def clear(self, stream: StreamLike = None) -> None:
-        """Remove every string (ids restart at 0)."""
+        """Remove every string (ids restart at 0).
+
+        Parameters
+        ----------
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library of the
+            last input).
+        """
         self._check(self._f.strmap_clear(self._handle(), self._own_stream(stream)))
 
     def status(self, stream: StreamLike = None) -> None:
-        """Wait for the stream; raise the latched FullError, if any."""
+        """Wait for the stream; raise the latched error, if any.
+
+        Parameters
+        ----------
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library of the
+            last input).
+
+        Raises
+        ------
+        gcol.FullError
+        """
         self._check(self._f.strmap_status(self._handle(), self._own_stream(stream)), "gcol_strmap_status")
 
 

@@ -36,9 +36,23 @@ def register():
 
     from . import _arrays, _handle, _isin, _lib, _unique
 
+    def fresh(results, inputs):
+        """results with every one that is a view, or shares memory with an
+        input or an earlier result, copied: an operator's outputs alias nothing."""
+        seen = {t.untyped_storage().data_ptr() for t in inputs}
+        out = []
+        for r in results:
+            ptr = r.untyped_storage().data_ptr()
+            if r._base is not None or ptr in seen:
+                r = r.clone()
+            seen.add(r.untyped_storage().data_ptr())
+            out.append(r)
+        return out
+
     @torch.library.custom_op("gcol::isin", mutates_args=())
     def isin_op(x: Tensor, test_values: Tensor, invert: bool, assume_unique: bool) -> Tensor:
-        return _isin.isin(x, test_values, invert=invert, assume_unique=assume_unique)
+        found = _isin.isin(x, test_values, invert=invert, assume_unique=assume_unique)
+        return fresh([found], [x, test_values])[0]
 
     @isin_op.register_fake
     def _(x, test_values, invert, assume_unique):
@@ -50,14 +64,12 @@ def register():
         results = _unique.unique(x, sorted=sorted, return_index=return_index, return_inverse=return_inverse,
                                  return_counts=return_counts)
         results = list(results) if isinstance(results, tuple) else [results]
-        # an operator returns all four, none of them a view of x (an empty x's values may be one)
         values = results.pop(0)
-        if values.untyped_storage().data_ptr() == x.untyped_storage().data_ptr():
-            values = values.clone()
-        none = x.new_empty((0,), dtype=torch.int64)
+        none = x.new_empty((0,), dtype=torch.int64)  # an operator returns all four: those not asked for are empty
         index = results.pop(0) if return_index else none
-        inverse = results.pop(0) if return_inverse else none.clone()
-        counts = results.pop(0) if return_counts else none.clone()
+        inverse = results.pop(0) if return_inverse else none
+        counts = results.pop(0) if return_counts else none
+        values, index, inverse, counts = fresh([values, index, inverse, counts], [x])
         return values, index, inverse, counts
 
     @unique_op.register_fake
