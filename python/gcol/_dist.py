@@ -143,6 +143,23 @@ class DistMap:
 
     Use ``DistMap.from_torch`` under ``torchrun`` instead (one process per
     GPU). Not copyable or picklable: it spans GPUs (and processes).
+
+    Parameters
+    ----------
+    key_dtype, value_dtype
+        As for gcol.Map (32/64-bit integer keys).
+    capacity : int
+        Slots per shard.
+    devices : sequence of int, optional
+        One rank per device (default: every visible one).
+    growable, max_load_factor, empty_key, erased_key, empty_value, seed
+        As for gcol.Map.
+
+    Raises
+    ------
+    gcol.InvalidArgumentError, gcol.NcclError
+    gcol.LibraryNotFoundError
+        libgcol_nccl or NCCL could not be loaded.
     """
 
     def __init__(self, key_dtype: DTypeLike, value_dtype: DTypeLike, capacity: int, *,

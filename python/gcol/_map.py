@@ -107,6 +107,44 @@ class Map(Persistent, Sentinels, Container):
     CuPy or PyTorch). Threads: use a map from one thread at a time, unless
     every call that overlaps is a lookup (find, contains), as gcol.h's rule
     for const handles says.
+
+    Parameters
+    ----------
+    key_dtype : {"int32", "uint32", "int64", "uint64", "u128"} or a dtype object
+    value_dtype : {"int32", "uint32", "int64", "uint64", "float32", "float64"} or a dtype object
+    capacity : int, optional
+        Slots (at least; rounded up). Without one the map grows.
+    growable : bool, optional
+        Default: True without a capacity, False with one.
+    max_load_factor : float, optional
+        In (0, 1]; the library's default otherwise.
+    empty_key, erased_key : optional
+        The two sentinel keys (never stored); the library's defaults otherwise.
+    empty_value : optional
+        What find returns for absent keys.
+    seed : int, optional
+        The hash seed.
+    stream : int or stream object, optional
+        Initialize on it, asynchronously (None: on the legacy default stream, waited for).
+    growth_factor : {2, 4, 8}, optional
+    allocator : {None, "torch", "cupy"}
+        Where the table comes from: cudaMallocAsync, PyTorch's caching allocator
+        or CuPy's memory pool (allocated on the call's stream).
+
+    Raises
+    ------
+    gcol.InvalidArgumentError
+        Unsupported dtypes or settings (the message names the field).
+    gcol.OutOfMemoryError, gcol.NoDeviceError
+    TypeError
+        growable=False without a capacity.
+
+    Examples
+    --------
+    >>> m = gcol.Map("int64", "float64", capacity=1 << 20)  # doctest: +SKIP
+    >>> keys = torch.randint(0, 100, (1000,), device="cuda")  # doctest: +SKIP
+    >>> m.insert_or_apply(keys, torch.ones(1000, device="cuda", dtype=torch.float64))  # doctest: +SKIP
+    >>> group_keys, sums = m.retrieve_all()  # doctest: +SKIP
     """
 
     _destroy_name, _prefix = "map_destroy", "map_"

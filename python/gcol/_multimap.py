@@ -23,7 +23,24 @@ class Multimap(Persistent, Container):
     settings and pairs on the device; pickling goes through the host
     (settings and retrieve_all's pairs). Threads: use a multimap from one
     thread at a time, unless every call that overlaps is a lookup (count;
-    not retrieve, which reads and clears the latched errors)."""
+    not retrieve, which reads and clears the latched errors).
+
+    Parameters
+    ----------
+    key_dtype, value_dtype
+        As for gcol.Map.
+    capacity : int
+        Pairs (slots, or pool nodes for the chained engines).
+    engine : {"open", "chained", "chained_lockfree"}
+    num_buckets : int
+        Chained engines: bucket heads (0: 2 * capacity).
+    max_load_factor, empty_key, erased_key, empty_value, seed, stream, allocator
+        As for gcol.Map.
+
+    Raises
+    ------
+    gcol.InvalidArgumentError, gcol.OutOfMemoryError, gcol.NoDeviceError
+    """
 
     _destroy_name, _prefix = "multimap_destroy", "multimap_"
 

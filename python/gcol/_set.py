@@ -109,7 +109,19 @@ class Set(_Keys):
     makes a new set with the same settings and keys on the device; pickling
     goes through the host (settings and retrieve_all's keys). Threads: use a
     set from one thread at a time, unless every call that overlaps is a
-    lookup (contains)."""
+    lookup (contains).
+
+    Parameters
+    ----------
+    key_dtype : {"int32", "uint32", "int64", "uint64", "u128"} or a dtype object
+    capacity, growable, max_load_factor, empty_key, erased_key, seed, stream, growth_factor,
+    allocator
+        As for gcol.Map.
+
+    Raises
+    ------
+    gcol.InvalidArgumentError, gcol.OutOfMemoryError, gcol.NoDeviceError
+    """
 
     _destroy_name, _prefix = "set_destroy", "set_"
 
@@ -259,7 +271,20 @@ class Multiset(_Keys):
     retrieve_all() and status() wait for the stream. copy() and pickling as
     Set's (every copy of a key is kept). Threads: one thread at a time, unless
     every call that overlaps is a lookup (count, contains; not retrieve, which
-    reads and clears the latched errors)."""
+    reads and clears the latched errors).
+
+    Parameters
+    ----------
+    key_dtype : {"int32", "uint32", "int64", "uint64", "u128"} or a dtype object
+    capacity : int
+        Slots: every copy of a key takes one.
+    max_load_factor, empty_key, erased_key, seed, stream, allocator
+        As for gcol.Map.
+
+    Raises
+    ------
+    gcol.InvalidArgumentError, gcol.OutOfMemoryError, gcol.NoDeviceError
+    """
 
     _destroy_name, _prefix = "multiset_destroy", "multiset_"
 

@@ -101,7 +101,27 @@ class BloomFilter(_Sketch):
     export format); pickling uses them. copy() (also copy.copy and
     copy.deepcopy) is a new filter merged with this one on the device.
     Threads: use a filter from one thread at a time, unless every call that
-    overlaps is a lookup (contains). Adds from several streams are safe."""
+    overlaps is a lookup (contains). Adds from several streams are safe.
+
+    Parameters
+    ----------
+    key_dtype : {"uint64", "int64", "uint32", "int32"}
+    size_bytes : int, optional
+        The filter's bytes.
+    expected_keys : int, optional
+        With fpr: size the filter for that many distinct keys.
+    fpr : float
+        The target false-positive rate (with expected_keys).
+    seed : int, optional
+    stream : int or stream object, optional
+        Initialize on it (default: the current stream of PyTorch or CuPy).
+
+    Raises
+    ------
+    TypeError
+        Neither or both of size_bytes and expected_keys.
+    gcol.InvalidArgumentError, gcol.OutOfMemoryError, gcol.NoDeviceError
+    """
 
     _destroy_name = "bloom_destroy"
 
@@ -353,7 +373,19 @@ class HyperLogLog(_Sketch):
     pickling uses them. copy() (also copy.copy and copy.deepcopy) is a new
     sketch merged with this one on the device. Threads: use a sketch from one
     thread at a time, unless every call that overlaps is a lookup (estimate,
-    to_bytes)."""
+    to_bytes).
+
+    Parameters
+    ----------
+    precision : int, 4 to 18
+    seed : int, optional
+    stream : int or stream object, optional
+        Initialize on it (default: the current stream of PyTorch or CuPy).
+
+    Raises
+    ------
+    gcol.InvalidArgumentError, gcol.OutOfMemoryError, gcol.NoDeviceError
+    """
 
     _destroy_name = "hll_destroy"
 

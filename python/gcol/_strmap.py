@@ -67,7 +67,25 @@ class StringMap(Persistent, Handle):
     settings and entries, in the same order (so dense ids carry on alike), on
     the device; pickling goes through the host (settings and retrieve_all's
     strings and values). Threads: use a map from one thread at a time, unless
-    every call that overlaps is a lookup (find, contains)."""
+    every call that overlaps is a lookup (find, contains).
+
+    Parameters
+    ----------
+    value_dtype : {"int32", "uint32", "int64", "uint64", "float32", "float64"}
+    capacity : int
+        Slots to start with.
+    growable : bool
+    max_load_factor : float, optional
+    empty_value : optional
+        What find returns for absent strings.
+    seed : int, optional
+    growth_factor : {2, 4, 8}, optional
+    stream : int or stream object, optional
+
+    Raises
+    ------
+    gcol.InvalidArgumentError, gcol.OutOfMemoryError, gcol.NoDeviceError
+    """
 
     _destroy_name = "strmap_destroy"
 
