@@ -21,6 +21,7 @@ pool's free waits for the GPU.
 import ctypes
 
 from ._abi import ALLOC_FN, FREE_FN
+from ._arrays import cupy_stream, torch_stream
 from ._errors import InvalidArgumentError
 
 
@@ -66,9 +67,8 @@ class TorchHook(_Hook):
 
     def order(self, owner, stream):
         """owner (the allocation stream) waits for the work queued on stream."""
-        external = self.torch.cuda.ExternalStream
         device = self.torch.cuda.current_device()
-        external(owner, device=device).wait_stream(external(stream, device=device))
+        torch_stream(self.torch, owner, device).wait_stream(torch_stream(self.torch, stream, device))
 
     def give(self, ptr, stream):
         self.torch.cuda.caching_allocator_delete(ptr)  # back to the block's stream
@@ -81,15 +81,14 @@ class CupyHook(_Hook):
         self.cupy, self.live = cupy, {}
 
     def take(self, nbytes, stream):
-        with self.cupy.cuda.ExternalStream(stream):  # the pool's arena of the call's stream
+        with cupy_stream(self.cupy, stream):  # the pool's arena of the call's stream
             memory = self.cupy.cuda.alloc(nbytes)
         self.live[memory.ptr] = memory
         return memory.ptr
 
     def order(self, owner, stream):
         """owner (the allocation stream) waits for the work queued on stream."""
-        external = self.cupy.cuda.ExternalStream
-        external(owner).wait_event(external(stream).record())
+        cupy_stream(self.cupy, owner).wait_event(cupy_stream(self.cupy, stream).record())
 
     def give(self, ptr, stream):
         del self.live[ptr]  # the MemoryPointer goes back to its stream's arena of CuPy's pool

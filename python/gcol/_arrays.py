@@ -142,7 +142,7 @@ class Torch(Library):
                    else self.torch.cuda.current_stream(index).cuda_stream)
         if stream == current:
             return contextlib.nullcontext()
-        return self.torch.cuda.stream(self.torch.cuda.ExternalStream(stream, device=index))
+        return self.torch.cuda.stream(torch_stream(self.torch, stream, index))
 
 
 class Cupy(Library):
@@ -177,7 +177,7 @@ class Cupy(Library):
         the arena of the stream current at its allocation."""
         if stream is None or stream == self.cupy.cuda.get_current_stream().ptr:
             return contextlib.nullcontext()
-        return self.cupy.cuda.ExternalStream(stream)
+        return cupy_stream(self.cupy, stream)
 
 
 class CudaArrayInterface(Library):
@@ -338,6 +338,18 @@ def library(name):
     if name not in classes:
         raise InvalidArgumentError("like= takes 'cupy', 'torch' or an array, not %r" % (name,))
     return _one(classes[name])
+
+
+def torch_stream(torch, handle, device):
+    """A torch.cuda stream object for a cudaStream_t (0: the default stream)."""
+    if handle == 0:
+        return torch.cuda.default_stream(device)
+    return torch.cuda.ExternalStream(handle, device=device)
+
+
+def cupy_stream(cupy, handle):
+    """A cupy.cuda stream object for a cudaStream_t (0: the null stream)."""
+    return cupy.cuda.Stream.null if handle == 0 else cupy.cuda.ExternalStream(handle)
 
 
 def stream_handle(stream):

@@ -37,13 +37,12 @@ def register():
     from . import _arrays, _handle, _isin, _lib, _unique
 
     def fresh(results, inputs):
-        """results with every one that is a view, or shares memory with an
-        input or an earlier result, copied: an operator's outputs alias nothing."""
+        """results with every one that shares memory with an input or an
+        earlier result copied: an operator's outputs alias nothing."""
         seen = {t.untyped_storage().data_ptr() for t in inputs}
         out = []
         for r in results:
-            ptr = r.untyped_storage().data_ptr()
-            if r._base is not None or ptr in seen:
+            if r.untyped_storage().data_ptr() in seen:
                 r = r.clone()
             seen.add(r.untyped_storage().data_ptr())
             out.append(r)
