@@ -80,3 +80,20 @@ def test_eager_calls_do_not_use_the_operators(data):
         gcol.isin(x, test_values)
         m.find(x)
     assert not [e for e in prof.function_events if e.name.startswith("gcol::")]
+
+
+def test_first_call_inside_compile_when_torch_came_first(gpu):
+    """import torch, then gcol: the operators are registered at gcol's import,
+    so a compiled function may be the first to call gcol."""
+    import os
+    import subprocess
+    import sys
+    code = ("import torch\nimport gcol\n"
+            "f = torch.compile(lambda x, t: (gcol.isin(x, t), gcol.unique(x)), fullgraph=True, backend='aot_eager')\n"
+            "x = torch.tensor([3, 1, 3, 7], device='cuda')\n"
+            "mask, values = f(x, torch.tensor([3, 4], device='cuda'))\n"
+            "assert mask.tolist() == [True, False, True, False], mask\n"
+            "assert values.tolist() == [1, 3, 7], values\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
