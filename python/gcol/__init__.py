@@ -18,6 +18,8 @@ and the calls people make on arrays (PyTorch, CuPy, Numba, DLPack):
 Errors are GcolError subclasses carrying the C status (``.status``) and the
 C library's message (``.message``: the call, the argument and the rule).
 """
+from typing import Tuple
+
 from ._errors import (CudaError, FullError, GcolError, InvalidArgumentError, LibraryNotFoundError,
                       NcclError, NoDeviceError, OutOfMemoryError, ReservedKeyError, Status)
 from ._map import ADD, MAX, MIN, Map, Op
@@ -37,16 +39,54 @@ from ._unique import unique
 # ---- string dictionary (issue 25) ----------------------------------------------
 from ._strmap import (StringMap, dictionary_encode, strings_from_arrow, strings_from_list, strings_to_arrow,
                       strings_to_list, value_counts)
+from . import _torch_ops
+
+_torch_ops.register_if_imported()  # torch.compile's gcol:: operators, when PyTorch is already imported
 
 
-def library_path():
-    """The path of the libgcol.so in use (loading it if needed)."""
+def library_path() -> str:
+    """The path of the libgcol.so in use, loading it if needed.
+
+    Returns
+    -------
+    str
+        Found through ``GCOL_LIBRARY``, next to the package, or the system's
+        library path, in that order.
+
+    Raises
+    ------
+    gcol.LibraryNotFoundError
+        No libgcol.so could be loaded.
+
+    Examples
+    --------
+    >>> gcol.library_path().endswith(".so")
+    True
+    """
     from ._lib import functions
     return functions().path
 
 
-def version():
-    """The loaded library's version as (major, minor, patch)."""
+def version() -> Tuple[int, int, int]:
+    """The loaded C library's version.
+
+    Returns
+    -------
+    (major, minor, patch) : tuple of int
+        ``gcol_version()`` of the libgcol.so in use; ``gcol.__version__`` is
+        the Python package's, which follows it.
+
+    Raises
+    ------
+    gcol.LibraryNotFoundError
+        No libgcol.so could be loaded.
+
+    Examples
+    --------
+    >>> major, minor, patch = gcol.version()
+    >>> "%d.%d.%d" % (major, minor, patch) == gcol.__version__
+    True
+    """
     from ._lib import functions
     v = functions().version()
     return (v // 10000, v // 100 % 100, v % 100)

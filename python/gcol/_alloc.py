@@ -4,12 +4,24 @@ memory pool (gcol_allocator_t callbacks), instead of cudaMallocAsync.
 A container then takes its table from the memory the array library already
 holds, so creating one costs no driver allocation, and what it frees goes
 back to that library's pool (where PyTorch or CuPy can use it). The C library
-calls alloc/free on the thread making the call, stream-ordered on the call's
-stream: exactly what both pools expect.
+calls alloc/free on the thread making the call, each with the call's stream.
+
+What the hooks rely on (issue 41, item 6): both pools are stream-ordered by
+the stream a block was allocated on. PyTorch's caching allocator records it
+(``caching_allocator_alloc(nbytes, device, stream)``) and, once the block is
+freed, hands it only to later allocations on that stream; CuPy's memory pool
+keeps one arena per stream (the stream current at ``cupy.cuda.alloc``) and
+does the same. So a block is allocated with the call's stream current, and a
+free on another stream (a table allocated on one stream, grown or destroyed
+on another) first makes the allocation stream wait for the freeing stream
+(an event: ``wait_stream``), so that whatever the pool hands out next on the
+allocation stream runs after the last work that used the block. Neither
+pool's free waits for the GPU.
 """
 import ctypes
 
 from ._abi import ALLOC_FN, FREE_FN
+from ._arrays import cupy_stream, torch_stream
 from ._errors import InvalidArgumentError
 
 
@@ -18,6 +30,7 @@ class _Hook:
 
     def __init__(self):
         self.alloc, self.free = ALLOC_FN(self._alloc), FREE_FN(self._free)
+        self.streams = {}  # pointer -> the stream it was allocated on
 
     def install(self, cfg):
         """Point a gcol_map_config_t's allocator at these callbacks."""
@@ -27,14 +40,19 @@ class _Hook:
 
     def _alloc(self, ctx, nbytes, stream):
         try:
-            return self.take(nbytes, stream or 0)
+            ptr = self.take(nbytes, stream or 0)
+            self.streams[ptr] = stream or 0
+            return ptr
         except Exception:  # out of memory (or the library is gone): NULL, which gcol reports
             return None
 
     def _free(self, ctx, ptr, nbytes, stream):
         try:
-            self.give(ptr, stream or 0)
-        except Exception:  # interpreter shutdown: nothing left to return it to
+            owner = self.streams.pop(ptr, 0)
+            if (stream or 0) != owner:
+                self.order(owner, stream or 0)
+            self.give(ptr, owner)
+        except Exception:  # interpreter shutdown (or no event: then the block stays out of the pool)
             pass
 
 
@@ -47,8 +65,13 @@ class TorchHook(_Hook):
     def take(self, nbytes, stream):
         return self.torch.cuda.caching_allocator_alloc(nbytes, self.torch.cuda.current_device(), stream)
 
+    def order(self, owner, stream):
+        """owner (the allocation stream) waits for the work queued on stream."""
+        device = self.torch.cuda.current_device()
+        torch_stream(self.torch, owner, device).wait_stream(torch_stream(self.torch, stream, device))
+
     def give(self, ptr, stream):
-        self.torch.cuda.caching_allocator_delete(ptr)
+        self.torch.cuda.caching_allocator_delete(ptr)  # back to the block's stream
 
 
 class CupyHook(_Hook):
@@ -58,12 +81,17 @@ class CupyHook(_Hook):
         self.cupy, self.live = cupy, {}
 
     def take(self, nbytes, stream):
-        memory = self.cupy.cuda.alloc(nbytes)
+        with cupy_stream(self.cupy, stream):  # the pool's arena of the call's stream
+            memory = self.cupy.cuda.alloc(nbytes)
         self.live[memory.ptr] = memory
         return memory.ptr
 
+    def order(self, owner, stream):
+        """owner (the allocation stream) waits for the work queued on stream."""
+        cupy_stream(self.cupy, owner).wait_event(cupy_stream(self.cupy, stream).record())
+
     def give(self, ptr, stream):
-        del self.live[ptr]  # the MemoryPointer goes back to CuPy's pool
+        del self.live[ptr]  # the MemoryPointer goes back to its stream's arena of CuPy's pool
 
 
 def hook(allocator):

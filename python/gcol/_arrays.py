@@ -7,12 +7,13 @@ for it, and how to allocate outputs of the same kind:
   Numba and any other __cuda_array_interface__ producer,
   any __dlpack__ producer, and bare DLPack capsules (torch.utils.dlpack).
 """
+import contextlib
 import ctypes
 import datetime
 import math
 import sys
 
-from . import _abi
+from . import _abi, _torch_ops
 from ._abi import DLManagedTensor, DLManagedTensorVersioned
 from ._dtypes import ITEM_SIZE, dtype_name
 from ._errors import InvalidArgumentError
@@ -76,8 +77,18 @@ class Library:
     def default_stream(self):
         return 0
 
-    def empty(self, shape, dtype, like):
-        return fallback_library().empty(shape, dtype, None)
+    def empty(self, shape, dtype, like, stream=None):
+        """A new array of shape and dtype on like's device (like: a View or
+        None, the current device), from the pool of `stream` (a
+        cudaStream_t; None: the current stream), so that the pool reuses it
+        only after the work queued on that stream (issue 41, item 6)."""
+        return fallback_library().empty(shape, dtype, None, stream)
+
+    def on_stream(self, stream, like):
+        """A context in which `stream` (a cudaStream_t, or None: no change) is
+        this library's current stream: its allocations come from that
+        stream's pool and its reads (int(a[i])) wait for that stream."""
+        return contextlib.nullcontext()
 
 
 class Torch(Library):
@@ -87,6 +98,7 @@ class Torch(Library):
         import torch
         self.torch = torch
         self.dtypes = {getattr(torch, n): n for n in ITEM_SIZE if hasattr(torch, n)}
+        _torch_ops.register_if_imported()  # gcol's operators for torch.compile, before any tracing
         # the raw handle without building a Stream object: much cheaper per call
         self.raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
 
@@ -108,12 +120,29 @@ class Torch(Library):
     def default_stream(self):
         return self.torch.cuda.current_stream()
 
-    def empty(self, shape, dtype, like):
+    def empty(self, shape, dtype, like, stream=None):
         shape, dtype = wide(shape, dtype)
         t = getattr(self.torch, dtype, None)
         if t is None:
             raise InvalidArgumentError("this PyTorch has no torch.%s" % dtype)
-        return self.torch.empty(shape, dtype=t, device=like.obj.device if like is not None else "cuda")
+        device = like.obj.device if like is not None else self.torch.device("cuda", self.torch.cuda.current_device())
+        with self._on_stream(stream, device):
+            return self.torch.empty(shape, dtype=t, device=device)
+
+    def on_stream(self, stream, like):
+        return self._on_stream(stream, like.obj.device if like is not None else self.torch.device("cuda"))
+
+    def _on_stream(self, stream, device):
+        """PyTorch's caching allocator gives a block to the stream current at
+        its allocation and, freed, only to later allocations on that stream."""
+        if stream is None:
+            return contextlib.nullcontext()
+        index = device.index if device.index is not None else self.torch.cuda.current_device()
+        current = (self.raw_stream(index) if self.raw_stream is not None
+                   else self.torch.cuda.current_stream(index).cuda_stream)
+        if stream == current:
+            return contextlib.nullcontext()
+        return self.torch.cuda.stream(torch_stream(self.torch, stream, index))
 
 
 class Cupy(Library):
@@ -138,9 +167,17 @@ class Cupy(Library):
     def default_stream(self):
         return self.cupy.cuda.get_current_stream()
 
-    def empty(self, shape, dtype, like):
+    def empty(self, shape, dtype, like, stream=None):
         shape, dtype = wide(shape, dtype)
-        return self.cupy.empty(shape, dtype=dtype)
+        with self.on_stream(stream, like):
+            return self.cupy.empty(shape, dtype=dtype)
+
+    def on_stream(self, stream, like):
+        """CuPy's memory pool keeps an arena per stream: a block goes back to
+        the arena of the stream current at its allocation."""
+        if stream is None or stream == self.cupy.cuda.get_current_stream().ptr:
+            return contextlib.nullcontext()
+        return cupy_stream(self.cupy, stream)
 
 
 class CudaArrayInterface(Library):
@@ -164,9 +201,9 @@ class CudaArrayInterface(Library):
 class Numba(CudaArrayInterface):
     name = "numba"
 
-    def empty(self, shape, dtype, like):
+    def empty(self, shape, dtype, like, stream=None):
         from numba import cuda
-        shape, dtype = wide(shape, dtype)
+        shape, dtype = wide(shape, dtype)  # Numba's own memory is cudaMalloc'd: no pool, no stream
         return cuda.device_array(shape, dtype=dtype)
 
 
@@ -301,6 +338,18 @@ def library(name):
     if name not in classes:
         raise InvalidArgumentError("like= takes 'cupy', 'torch' or an array, not %r" % (name,))
     return _one(classes[name])
+
+
+def torch_stream(torch, handle, device):
+    """A torch.cuda stream object for a cudaStream_t (0: the default stream)."""
+    if handle == 0:
+        return torch.cuda.default_stream(device)
+    return torch.cuda.ExternalStream(handle, device=device)
+
+
+def cupy_stream(cupy, handle):
+    """A cupy.cuda stream object for a cudaStream_t (0: the null stream)."""
+    return cupy.cuda.Stream.null if handle == 0 else cupy.cuda.ExternalStream(handle)
 
 
 def stream_handle(stream):

@@ -7,6 +7,8 @@ they are tested without a GPU. A pyarrow array's buffers are those of the
 array it was sliced from: its rows are offsets[array.offset : array.offset +
 len + 1] and the chars those offsets name, so both are cut to the rows and
 the offsets rebased to start at 0 (issue 39: the chars were not cut)."""
+from typing import Any, List, Sequence, Tuple
+
 from ._errors import InvalidArgumentError
 
 LIKE = ("cupy", "torch")
@@ -92,19 +94,66 @@ def host_array(offsets, chars):
 
 
 # ---- device side ----------------------------------------------------------------
-def strings_from_arrow(array, like="cupy"):
-    """(offsets, chars) on the device from a host pyarrow StringArray (int32
-    offsets), LargeStringArray (int64), BinaryArray / LargeBinaryArray, or a
-    ChunkedArray of one of them; like: 'cupy' or 'torch'. Sliced arrays give
-    their rows only (offsets from 0, chars cut to them); a ChunkedArray gives
-    one column (int64 offsets once its chars reach 2 GiB). Nulls are refused."""
+def strings_from_arrow(array: Any, like: Any = "cupy") -> Tuple[Any, Any]:
+    """A device string column from a host pyarrow array.
+
+    Parameters
+    ----------
+    array : pyarrow StringArray, LargeStringArray, BinaryArray, LargeBinaryArray or ChunkedArray
+        Sliced arrays give their rows only (offsets from 0, chars cut to
+        them); a ChunkedArray gives one column (int64 offsets once its chars
+        reach 2 GiB).
+    like : {"cupy", "torch"}
+        The library of the results.
+
+    Returns
+    -------
+    offsets : int32 (int64 for the large types) device array, n + 1 entries
+    chars : uint8 device array
+
+    Raises
+    ------
+    gcol.InvalidArgumentError
+        Nulls, another array type, another ``like``.
+
+    Examples
+    --------
+    >>> off, chars = gcol.strings_from_arrow(pyarrow.array(["a", "bb"]), like="torch")  # doctest: +SKIP
+    >>> off  # doctest: +SKIP
+    tensor([0, 1, 3], device='cuda:0', dtype=torch.int32)
+    """
     _check_like(like)
     offsets, chars = host_columns(array)
     return _to_device(offsets, like), _to_device(chars, like)
 
 
-def strings_from_list(strs, like="cupy", large=False):
-    """(offsets, chars) on the device from a list of str (UTF-8) or bytes."""
+def strings_from_list(strs: Sequence[str], like: Any = "cupy", large: bool = False) -> Tuple[Any, Any]:
+    """A device string column from a list of str (UTF-8) or bytes.
+
+    Parameters
+    ----------
+    strs : list of str or bytes
+    like : {"cupy", "torch"}
+        The library of the results.
+    large : bool
+        int64 offsets instead of int32.
+
+    Returns
+    -------
+    offsets : int32 (int64 if large) device array, ``len(strs) + 1`` entries
+    chars : uint8 device array
+
+    Raises
+    ------
+    gcol.InvalidArgumentError
+        Something other than a list of str or bytes, another ``like``.
+
+    Examples
+    --------
+    >>> off, chars = gcol.strings_from_list(["a", "bb"], like="torch")  # doctest: +SKIP
+    >>> gcol.strings_to_list(off, chars)  # doctest: +SKIP
+    ['a', 'bb']
+    """
     import numpy as np
     _check_like(like)
     if isinstance(strs, (str, bytes)) or not hasattr(strs, "__iter__"):
@@ -120,14 +169,56 @@ def strings_from_list(strs, like="cupy", large=False):
     return _to_device(off, like), _to_device(chars, like)
 
 
-def strings_to_arrow(offsets, chars):
-    """A host pyarrow StringArray (int32 offsets) or LargeStringArray (int64)
-    of a device (or host) column: its rows only, offsets from 0."""
+def strings_to_arrow(offsets: Any, chars: Any) -> Any:
+    """A host pyarrow array of a string column.
+
+    Parameters
+    ----------
+    offsets : int32 or int64 array (CuPy, PyTorch, Numba or NumPy)
+    chars : uint8 array of the same kinds
+
+    Returns
+    -------
+    pyarrow.StringArray (int32 offsets) or pyarrow.LargeStringArray (int64)
+        The column's rows only, offsets from 0.
+
+    Raises
+    ------
+    gcol.InvalidArgumentError
+        Other array types or dtypes, offsets that do not describe chars.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> gcol.strings_to_arrow(np.array([0, 1, 3], np.int32), np.frombuffer(b"abb", np.uint8)).to_pylist()
+    ['a', 'bb']
+    """
     return host_array(_to_host(offsets, "offsets"), _to_host(chars, "chars"))
 
 
-def strings_to_list(offsets, chars):
-    """A list of str (UTF-8, errors replaced)."""
+def strings_to_list(offsets: Any, chars: Any) -> List[str]:
+    """A list of the str of a string column (UTF-8, errors replaced).
+
+    Parameters
+    ----------
+    offsets : int32 or int64 array (CuPy, PyTorch, Numba or NumPy), n + 1 entries
+    chars : uint8 array of the same kinds
+
+    Returns
+    -------
+    list of str
+
+    Raises
+    ------
+    gcol.InvalidArgumentError
+        Other array types.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> gcol.strings_to_list(np.array([0, 1, 3]), np.frombuffer(b"abb", np.uint8))
+    ['a', 'bb']
+    """
     off, ch = _to_host(offsets, "offsets"), _to_host(chars, "chars").tobytes()
     return [ch[off[i]:off[i + 1]].decode("utf-8", "replace") for i in range(len(off) - 1)]
 

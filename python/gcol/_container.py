@@ -70,7 +70,23 @@ class Container(Handle):
         return n.value
 
     def size(self, stream: StreamLike = None) -> int:
-        """Number of stored pairs. Waits for the stream."""
+        """Number of stored pairs (keys, for a set). Waits for the stream.
+
+        Parameters
+        ----------
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library
+            of the last input).
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        gcol.FullError, gcol.ReservedKeyError
+            Latched by an earlier call; the size is the exception's ``result``.
+        """
         n = ctypes.c_size_t()
         self._synced(self._c("size")(self._handle(), ctypes.byref(n), self._own_stream(stream)), n.value,
                      self._call_name("size"))
@@ -80,16 +96,34 @@ class Container(Handle):
         return self.size()
 
     def retrieve_all(self, like: Any = None, stream: StreamLike = None) -> Any:
-        """(keys, values) of every stored pair, in no particular order, as arrays
-        of like's library ('cupy', 'torch' or an array; default: the library of
-        the last input). Waits for the stream."""
+        """Every stored pair, in no particular order. Waits for the stream.
+
+        Parameters
+        ----------
+        like : {"cupy", "torch"} or array, optional
+            The library of the results (default: that of the last input).
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library
+            of the last input).
+            The results come from that stream's pool.
+
+        Returns
+        -------
+        keys, values : arrays of key_dtype and value_dtype
+
+        Raises
+        ------
+        gcol.FullError, gcol.ReservedKeyError
+            Latched by an earlier call; ``(keys, values)`` is the exception's
+            ``result``.
+        """
         lib = self._output_library(like)
         s = self._own_stream(stream)
         size = ctypes.c_size_t()
         size_status = raise_unless_latched(self._c("size")(self._handle(), ctypes.byref(size), s),
                                            self._call_name("size"))
-        keys = lib.empty((max(size.value, 1),), self.key_dtype, None)  # the C call wants non-NULL outputs
-        values = lib.empty((max(size.value, 1),), self.value_dtype, None)
+        keys = lib.empty((max(size.value, 1),), self.key_dtype, None, s)  # the C call wants non-NULL outputs
+        values = lib.empty((max(size.value, 1),), self.value_dtype, None, s)
         got = ctypes.c_size_t()
         status = self._c("retrieve_all")(self._handle(), typed(keys, self.key_dtype, "keys").ptr,
                                          typed(values, self.value_dtype, "values").ptr, ctypes.byref(got), s)
@@ -98,9 +132,30 @@ class Container(Handle):
         return result
 
     def clear(self, stream: StreamLike = None) -> None:
-        """Remove every pair and clear latched errors (asynchronous)."""
+        """Remove every pair and clear latched errors (asynchronous).
+
+        Parameters
+        ----------
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library
+            of the last input).
+        """
         self._check(self._c("clear")(self._handle(), self._own_stream(stream)))
 
     def status(self, stream: StreamLike = None) -> None:
-        """Wait for the stream; raise the latched FullError / ReservedKeyError, if any."""
+        """Wait for the stream; raise the latched error, if any.
+
+        Parameters
+        ----------
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library
+            of the last input).
+
+        Raises
+        ------
+        gcol.FullError
+            A fixed-capacity container could not take every key.
+        gcol.ReservedKeyError
+            An input held a sentinel key.
+        """
         self._check(self._c("status")(self._handle(), self._own_stream(stream)), self._call_name("status"))

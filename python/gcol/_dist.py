@@ -15,11 +15,13 @@ import contextlib
 import ctypes
 import os
 from ctypes import byref, c_int, c_size_t, c_void_p
+from typing import Any, Optional, Sequence, Union
 
 from . import _abi, _arrays, _dtypes, _lib
 from ._errors import ERROR_FOR_STATUS, GcolError, InvalidArgumentError, LibraryNotFoundError
 from ._handle import typed
 from ._map import fill_map_config, map_types, op_code
+from ._typing import DTypeLike, StreamLike
 
 
 class _Nccl:
@@ -141,10 +143,29 @@ class DistMap:
 
     Use ``DistMap.from_torch`` under ``torchrun`` instead (one process per
     GPU). Not copyable or picklable: it spans GPUs (and processes).
+
+    Parameters
+    ----------
+    key_dtype, value_dtype
+        As for gcol.Map (32/64-bit integer keys).
+    capacity : int
+        Slots per shard.
+    devices : sequence of int, optional
+        One rank per device (default: every visible one).
+    growable, max_load_factor, empty_key, erased_key, empty_value, seed
+        As for gcol.Map.
+
+    Raises
+    ------
+    gcol.InvalidArgumentError, gcol.NcclError
+    gcol.LibraryNotFoundError
+        libgcol_nccl or NCCL could not be loaded.
     """
 
-    def __init__(self, key_dtype, value_dtype, capacity, *, devices=None, growable=False, max_load_factor=None,
-                 empty_key=None, erased_key=None, empty_value=None, seed=None, _comms=None):
+    def __init__(self, key_dtype: DTypeLike, value_dtype: DTypeLike, capacity: int, *,
+                 devices: Optional[Sequence[int]] = None, growable: bool = False,
+                 max_load_factor: Optional[float] = None, empty_key: Any = None, erased_key: Any = None,
+                 empty_value: Any = None, seed: Optional[int] = None, _comms: Any = None) -> None:
         self._maps, self._comms = [], []
         self._libs = _libs()
         f = _lib.functions()
@@ -169,11 +190,35 @@ class DistMap:
         self._maps = [h.value for h in handles]
 
     @classmethod
-    def from_torch(cls, key_dtype, value_dtype, capacity, *, group=None, **settings):
-        """One rank per process under torchrun: torch.distributed must be
-        initialized and torch.cuda.set_device(local_rank) called; the NCCL
-        unique id travels through torch.distributed (``group``, default the
-        world). Calls take and return this rank's arrays."""
+    def from_torch(cls, key_dtype: DTypeLike, value_dtype: DTypeLike, capacity: int, *, group: Any = None,
+                   **settings: Any) -> "DistMap":
+        """One rank per process under torchrun.
+
+        Parameters
+        ----------
+        key_dtype, value_dtype, capacity
+            As for DistMap (capacity per rank).
+        group : torch.distributed group, optional
+            Default: the world.
+        **settings
+            DistMap's other settings.
+
+        Returns
+        -------
+        gcol.DistMap
+            Its calls take and return this rank's arrays.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            torch.distributed is not initialized.
+        gcol.NcclError
+
+        Notes
+        -----
+        torch.distributed must be initialized and ``torch.cuda.set_device(local_rank)``
+        called; the NCCL unique id travels through torch.distributed.
+        """
         import torch
         import torch.distributed as dist
         if not dist.is_initialized():
@@ -193,7 +238,7 @@ class DistMap:
         return cls(key_dtype, value_dtype, capacity, _comms=([device], [comm.value], True), **settings)
 
     @property
-    def empty_value(self):
+    def empty_value(self) -> Any:
         """What find returns for absent keys."""
         return _dtypes.from_bits(self._cfg.empty_value, self.value_dtype)
 
@@ -247,16 +292,56 @@ class DistMap:
         fn = getattr(self._libs, name)
         self._group(lambda i: fn(self._handle(i), k[i].ptr, v[i].ptr, k[i].n, *extra, self._stream(k[i], stream, i)))
 
-    def insert(self, keys, values, stream=None):
-        """Insert pairs; a key already present keeps its value (the first wins, across ranks too)."""
+    def insert(self, keys: Any, values: Any, stream: StreamLike = None) -> None:
+        """Insert pairs; a key already present keeps its value (the first wins, across ranks too).
+
+        Parameters
+        ----------
+        keys : device array, or one per device
+            Of key_dtype; each rank's (device's) keys on its device.
+        values : device array, or one per device
+        stream : stream, or one per device, optional
+            Default: the current stream of each array's library.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError, gcol.NcclError
+        """
         self._pairs_call("dist_map_insert", keys, values, stream)
 
-    def insert_or_assign(self, keys, values, stream=None):
-        """Insert pairs; a key already present takes one of the new values."""
+    def insert_or_assign(self, keys: Any, values: Any, stream: StreamLike = None) -> None:
+        """Insert pairs; a key already present takes one of the new values.
+
+        Parameters
+        ----------
+        keys : device array, or one per device
+            Of key_dtype; each rank's (device's) keys on its device.
+        values : device array, or one per device
+        stream : stream, or one per device, optional
+            Default: the current stream of each array's library.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError, gcol.NcclError
+        """
         self._pairs_call("dist_map_insert_or_assign", keys, values, stream)
 
-    def insert_or_apply(self, keys, values, op="add", stream=None):
-        """Reduce by key over every rank: op (gcol.ADD, MIN, MAX) for every occurrence."""
+    def insert_or_apply(self, keys: Any, values: Any, op: Union[str, int] = "add", stream: StreamLike = None) -> None:
+        """Reduce by key over every rank: op for every occurrence.
+
+        Parameters
+        ----------
+        keys : device array, or one per device
+            Of key_dtype; each rank's (device's) keys on its device.
+        values : device array, or one per device
+        op : "add", "min" or "max" (or gcol.ADD, MIN, MAX)
+        stream : stream, or one per device, optional
+            Default: the current stream of each array's library.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError, gcol.NcclError
+        """
         self._pairs_call("dist_map_insert_or_apply", keys, values, stream, op_code(op))
 
     def _query(self, name, keys, dtype, stream):
@@ -264,27 +349,77 @@ class DistMap:
         outs = []
         for i, view in enumerate(k):
             with _on_device(view.lib.name, self.devices[i]):
-                outs.append(view.lib.empty(view.shape, dtype, view))
+                outs.append(view.lib.empty(view.shape, dtype, view, self._stream(view, stream, i)))
         o = [typed(x, dtype, "out", k[i].n) for i, x in enumerate(outs)]
         fn = getattr(self._libs, name)
         self._group(lambda i: fn(self._handle(i), k[i].ptr, k[i].n, o[i].ptr, self._stream(k[i], stream, i)))
         return self._out(outs)
 
-    def find(self, keys, stream=None):
-        """Values of keys (empty_value where absent), each rank's answers on its device."""
+    def find(self, keys: Any, stream: StreamLike = None) -> Any:
+        """The value of each key (empty_value where absent).
+
+        Parameters
+        ----------
+        keys : device array, or one per device
+            Of key_dtype; each rank's (device's) keys on its device.
+        stream : stream, or one per device, optional
+            Default: the current stream of each array's library.
+
+        Returns
+        -------
+        array, or one per device
+            Each rank's answers on its device.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError, gcol.NcclError
+        """
         return self._query("dist_map_find", keys, self.value_dtype, stream)
 
-    def contains(self, keys, stream=None):
-        """Bool arrays: which keys are present."""
+    def contains(self, keys: Any, stream: StreamLike = None) -> Any:
+        """Which keys are present.
+
+        Parameters
+        ----------
+        keys : device array, or one per device
+            Of key_dtype; each rank's (device's) keys on its device.
+        stream : stream, or one per device, optional
+            Default: the current stream of each array's library.
+
+        Returns
+        -------
+        bool array, or one per device
+
+        Raises
+        ------
+        gcol.InvalidArgumentError, gcol.NcclError
+        """
         return self._query("dist_map_contains", keys, "bool", stream)
 
-    def erase(self, keys, stream=None):
-        """Remove keys (absent ones are ignored)."""
+    def erase(self, keys: Any, stream: StreamLike = None) -> None:
+        """Remove keys (absent ones are ignored).
+
+        Parameters
+        ----------
+        keys : device array, or one per device
+            Of key_dtype; each rank's (device's) keys on its device.
+        stream : stream, or one per device, optional
+            Default: the current stream of each array's library.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError, gcol.NcclError
+        """
         k = self._typed(keys, self.key_dtype, "keys")
         self._group(lambda i: self._libs.dist_map_erase(self._handle(i), k[i].ptr, k[i].n, self._stream(k[i], stream, i)))
 
-    def size(self):
-        """Number of pairs on every shard together."""
+    def size(self) -> int:
+        """Number of pairs on every shard together (waits).
+
+        Returns
+        -------
+        int
+        """
         sizes = [c_size_t() for _ in self._comms]
         self._group(lambda i: self._libs.dist_map_size(self._handle(i), byref(sizes[i]), 0))
         return sizes[0].value
@@ -292,10 +427,19 @@ class DistMap:
     def __len__(self):
         return self.size()
 
-    def retrieve_all(self, like="torch"):
-        """(keys, values) of each local rank's shard (one pair per device, or
-        this rank's under from_torch); the union over the ranks is the whole
-        map. like: 'torch' or 'cupy', the library of the outputs."""
+    def retrieve_all(self, like: Any = "torch") -> Any:
+        """Each local rank's shard; the union over the ranks is the whole map.
+
+        Parameters
+        ----------
+        like : {"torch", "cupy"}
+            The library of the results.
+
+        Returns
+        -------
+        (keys, values), or one such pair per device
+            This rank's under from_torch.
+        """
         lib = _arrays.library(like)
         f = _lib.functions()
         room, outs = [], []
@@ -315,7 +459,7 @@ class DistMap:
         return self._out([(k[:c.value], v[:c.value]) for (k, v), c in zip(outs, counts)])
 
     # ---- lifetime ---------------------------------------------------------------
-    def close(self):
+    def close(self) -> None:
         """Free the shards and the communicators this object made."""
         libs = self._libs if hasattr(self, "_libs") else None
         for h in getattr(self, "_maps", []):

@@ -3,7 +3,15 @@ import enum
 
 
 class Status(enum.IntEnum):
-    """gcol_status_t, value for value."""
+    """gcol_status_t, value for value.
+
+    Examples
+    --------
+    >>> gcol.Status(5)
+    <Status.FULL: 5>
+    >>> gcol.FullError.status is gcol.Status.FULL
+    True
+    """
 
     SUCCESS = 0
     INVALID_ARGUMENT = 1
@@ -21,7 +29,26 @@ class GcolError(Exception):
     (gcol_last_error_message: the call, the argument and the rule it broke),
     or the Python layer's for a refusal made before any C call; ``cuda_error``
     the cudaError_t behind CUDA and NO_DEVICE, else 0. str() holds both the
-    status and the message."""
+    status and the message.
+
+    Attributes
+    ----------
+    status : gcol.Status or None
+    message : str
+    cuda_error : int
+
+    Examples
+    --------
+    Refusals made on the host need no GPU:
+
+    >>> try:
+    ...     gcol.Map("int64", "int64", capacity=-1)
+    ... except gcol.InvalidArgumentError as e:
+    ...     print(e.status.name, "|", e.message)
+    INVALID_ARGUMENT | capacity must be >= 0, not -1
+    >>> issubclass(gcol.InvalidArgumentError, (gcol.GcolError, ValueError))
+    True
+    """
 
     status = None
 

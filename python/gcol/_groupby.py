@@ -78,12 +78,12 @@ def groupby_reduce(keys: Any, values: Union[Any, Sequence[Any]], *, op: Ops = "s
 
     Examples
     --------
-    >>> k = torch.tensor([2, 1, 2], device="cuda")
-    >>> v = torch.tensor([10, 20, 30], device="cuda", dtype=torch.int32)
-    >>> gcol.groupby_reduce(k, v, op="sum")                # int64 sums
+    >>> k = torch.tensor([2, 1, 2], device="cuda")  # doctest: +SKIP
+    >>> v = torch.tensor([10, 20, 30], device="cuda", dtype=torch.int32)  # doctest: +SKIP
+    >>> gcol.groupby_reduce(k, v, op="sum")                # int64 sums  # doctest: +SKIP
     (tensor([1, 2], ...), tensor([20, 40], ...))
-    >>> gk, (s, m) = gcol.groupby_reduce(k, [v, v], op=["sum", "mean"])
-    >>> gcol.groupby_reduce(k, v, op="sum", dtype="int32")  # 32-bit, wrapping
+    >>> gk, (s, m) = gcol.groupby_reduce(k, [v, v], op=["sum", "mean"])  # doctest: +SKIP
+    >>> gcol.groupby_reduce(k, v, op="sum", dtype="int32")  # 32-bit, wrapping  # doctest: +SKIP
     (tensor([1, 2], ...), tensor([20, 40], ..., dtype=torch.int32))
     """
     single = not isinstance(values, (list, tuple))

@@ -22,7 +22,11 @@ class Handle:
 
     # ---- lifetime: destroy frees on the stream of the last call -------------
     def close(self) -> None:
-        """Free the device memory now (also done when the object is collected)."""
+        """Free the device memory now (also done when the object is collected).
+
+        Closing twice is harmless; any other call on a closed object raises
+        gcol.InvalidArgumentError.
+        """
         if self._h is not None:
             getattr(self._f, self._destroy_name)(self._h)
             self._h = None

@@ -2,7 +2,7 @@
 import enum
 from typing import Any, Optional, Tuple, Union
 
-from . import _dtypes
+from . import _dtypes, _torch_ops
 from ._errors import InvalidArgumentError
 from ._container import Container, Sentinels
 from ._handle import non_negative, typed
@@ -11,7 +11,14 @@ from ._typing import DTypeLike, StreamLike
 
 
 class Op(enum.IntEnum):
-    """gcol_op_t, for insert_or_apply."""
+    """gcol_op_t, for insert_or_apply; the strings "add", "min" and "max" are
+    accepted as well.
+
+    Examples
+    --------
+    >>> gcol.MIN is gcol.Op.MIN, int(gcol.MIN)
+    (True, 1)
+    """
 
     ADD = 0
     MIN = 1
@@ -100,6 +107,44 @@ class Map(Persistent, Sentinels, Container):
     CuPy or PyTorch). Threads: use a map from one thread at a time, unless
     every call that overlaps is a lookup (find, contains), as gcol.h's rule
     for const handles says.
+
+    Parameters
+    ----------
+    key_dtype : {"int32", "uint32", "int64", "uint64", "u128"} or a dtype object
+    value_dtype : {"int32", "uint32", "int64", "uint64", "float32", "float64"} or a dtype object
+    capacity : int, optional
+        Slots (at least; rounded up). Without one the map grows.
+    growable : bool, optional
+        Default: True without a capacity, False with one.
+    max_load_factor : float, optional
+        In (0, 1]; the library's default otherwise.
+    empty_key, erased_key : optional
+        The two sentinel keys (never stored); the library's defaults otherwise.
+    empty_value : optional
+        What find returns for absent keys.
+    seed : int, optional
+        The hash seed.
+    stream : int or stream object, optional
+        Initialize on it, asynchronously (None: on the legacy default stream, waited for).
+    growth_factor : {2, 4, 8}, optional
+    allocator : {None, "torch", "cupy"}
+        Where the table comes from: cudaMallocAsync, PyTorch's caching allocator
+        or CuPy's memory pool (allocated on the call's stream).
+
+    Raises
+    ------
+    gcol.InvalidArgumentError
+        Unsupported dtypes or settings (the message names the field).
+    gcol.OutOfMemoryError, gcol.NoDeviceError
+    TypeError
+        growable=False without a capacity.
+
+    Examples
+    --------
+    >>> m = gcol.Map("int64", "float64", capacity=1 << 20)  # doctest: +SKIP
+    >>> keys = torch.randint(0, 100, (1000,), device="cuda")  # doctest: +SKIP
+    >>> m.insert_or_apply(keys, torch.ones(1000, device="cuda", dtype=torch.float64))  # doctest: +SKIP
+    >>> group_keys, sums = m.retrieve_all()  # doctest: +SKIP
     """
 
     _destroy_name, _prefix = "map_destroy", "map_"
@@ -146,12 +191,57 @@ class Map(Persistent, Sentinels, Container):
 
     # ---- inserts -------------------------------------------------------------
     def insert(self, keys: Any, values: Any, stream: StreamLike = None) -> None:
-        """Insert pairs; a key already present keeps its value (the first wins)."""
+        """Insert pairs; a key already present keeps its value (the first wins).
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        values : device array of value_dtype
+            As many as keys.
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of keys' library);
+            outputs come from that stream's pool.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed map.
+        gcol.FullError, gcol.ReservedKeyError
+            Latched on the device: raised by the next waiting call (size,
+            retrieve_all, status).
+
+        Examples
+        --------
+        >>> m = gcol.Map("int64", "float32", capacity=1024)  # doctest: +SKIP
+        >>> m.insert(torch.tensor([1, 2], device="cuda"), torch.tensor([0.5, 1.5], device="cuda"))  # doctest: +SKIP
+        >>> m.find(torch.tensor([2, 3], device="cuda"))  # doctest: +SKIP
+        tensor([1.5000,    nan], device='cuda:0')
+        """
         k, v, s = self._pairs(keys, values, stream)
         self._check(self._f.map_insert(self._handle(), k.ptr, v.ptr, k.n, None, s))
 
     def insert_or_assign(self, keys: Any, values: Any, stream: StreamLike = None) -> None:
-        """Insert pairs; a key already present takes the new value."""
+        """Insert pairs; a key already present takes the new value.
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        values : device array of value_dtype
+            As many as keys.
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of keys' library);
+            outputs come from that stream's pool.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed map.
+        gcol.FullError, gcol.ReservedKeyError
+            Latched on the device: raised by the next waiting call (size,
+            retrieve_all, status).
+        """
         k, v, s = self._pairs(keys, values, stream)
         self._check(self._f.map_insert_or_assign(self._handle(), k.ptr, v.ptr, k.n, s))
 
@@ -159,7 +249,33 @@ class Map(Persistent, Sentinels, Container):
                         stream: StreamLike = None) -> None:
         """Reduce by key: absent keys are stored, present ones become
         op(stored, value) for every occurrence (a group-by in one call).
-        values None with ADD counts: every key adds one (no array of ones)."""
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        values : device array of value_dtype, or None
+            As many as keys; None with ADD counts (every key adds one).
+        op : gcol.ADD, gcol.MIN or gcol.MAX (or "add", "min", "max")
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of keys' library);
+            outputs come from that stream's pool.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed map.
+        gcol.FullError, gcol.ReservedKeyError
+            Latched on the device: raised by the next waiting call (size,
+            retrieve_all, status).
+
+        Examples
+        --------
+        >>> m = gcol.Map("int64", "int64")  # doctest: +SKIP
+        >>> m.insert_or_apply(torch.tensor([7, 7, 8], device="cuda"), None)  # doctest: +SKIP
+        >>> m.find(torch.tensor([7, 8], device="cuda"))  # doctest: +SKIP
+        tensor([2, 1], device='cuda:0')
+        """
         code = op_code(op)
         if values is None:
             (k, s), ptr = self._keys(keys, stream), 0
@@ -169,10 +285,36 @@ class Map(Persistent, Sentinels, Container):
         self._check(self._f.map_insert_or_apply(self._handle(), k.ptr, ptr, k.n, code, s))
 
     def insert_and_find(self, keys: Any, values: Any, stream: StreamLike = None) -> Tuple[Any, Any]:
-        """Insert like insert; returns (stored value per input, bool: this input inserted it)."""
+        """Insert like insert, and say what each input found.
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        values : device array of value_dtype
+            As many as keys.
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of keys' library);
+            outputs come from that stream's pool.
+
+        Returns
+        -------
+        stored : array of value_dtype, keys' shape
+            The value now stored for each key.
+        inserted : bool array, keys' shape
+            True where this input inserted its key.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed map.
+        gcol.FullError, gcol.ReservedKeyError
+            Latched on the device: raised by the next waiting call (size,
+            retrieve_all, status).
+        """
         k, v, s = self._pairs(keys, values, stream)
-        stored = k.lib.empty(k.shape, self.value_dtype, k)
-        inserted = k.lib.empty(k.shape, "bool", k)
+        stored = k.lib.empty(k.shape, self.value_dtype, k, s)
+        inserted = k.lib.empty(k.shape, "bool", k, s)
         self._check(self._f.map_insert_and_find(self._handle(), k.ptr, v.ptr, k.n,
                                                 typed(stored, self.value_dtype, "out").ptr,
                                                 typed(inserted, "bool", "out").ptr, s))
@@ -180,33 +322,114 @@ class Map(Persistent, Sentinels, Container):
 
     # ---- queries -------------------------------------------------------------
     def find(self, keys: Any, out: Any = None, stream: StreamLike = None) -> Any:
-        """Values of keys (empty_value where absent), in out or a new array."""
-        k = typed(keys, self.key_dtype, "keys")
+        """The value of each key.
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        out : device array of value_dtype, optional
+            Written and returned (default: a new array of keys' library).
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of keys' library);
+            outputs come from that stream's pool.
+
+        Returns
+        -------
+        array of value_dtype, keys' shape
+            empty_value where a key is absent. Asynchronous.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed map.
+
+        Notes
+        -----
+        Inside ``torch.compile`` (PyTorch tensors, no out or stream) this is
+        the ``gcol::map_find`` operator.
+        """
+        if out is None and stream is None and _torch_ops.traced(keys):  # torch.compile: gcol::map_find
+            return _torch_ops.map_find(self, keys)
+        k, s = self._keys(keys, stream)
         if out is None:
-            out = k.lib.empty(k.shape, self.value_dtype, k)
+            out = k.lib.empty(k.shape, self.value_dtype, k, s)
         o = typed(out, self.value_dtype, "out", k.n)
-        s = self._stream(stream, k)
         self._check(self._f.map_find(self._handle(), k.ptr, k.n, o.ptr, s))
         return out
 
     def contains(self, keys: Any, out: Any = None, stream: StreamLike = None) -> Any:
-        """A bool array: which keys are present."""
-        k = typed(keys, self.key_dtype, "keys")
+        """Which keys are present.
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        out : bool device array, optional
+            Written and returned (default: a new array of keys' library).
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of keys' library);
+            outputs come from that stream's pool.
+
+        Returns
+        -------
+        bool array, keys' shape
+            Asynchronous.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed map.
+
+        Notes
+        -----
+        Inside ``torch.compile`` this is the ``gcol::map_contains`` operator.
+        """
+        if out is None and stream is None and _torch_ops.traced(keys):  # torch.compile: gcol::map_contains
+            return _torch_ops.map_contains(self, keys)
+        k, s = self._keys(keys, stream)
         if out is None:
-            out = k.lib.empty(k.shape, "bool", k)
+            out = k.lib.empty(k.shape, "bool", k, s)
         o = typed(out, "bool", "out", k.n)
-        s = self._stream(stream, k)
         self._check(self._f.map_contains(self._handle(), k.ptr, k.n, o.ptr, s))
         return out
 
     def erase(self, keys: Any, stream: StreamLike = None) -> None:
-        """Remove keys (absent ones are ignored)."""
+        """Remove keys (absent ones are ignored).
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of keys' library);
+            outputs come from that stream's pool.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed map.
+        """
         k, s = self._keys(keys, stream)
         self._check(self._f.map_erase(self._handle(), k.ptr, k.n, None, s))
 
     # ---- whole map (size, len, retrieve_all, clear, status: Container) -------
     def reserve(self, capacity: int, stream: StreamLike = None) -> None:
-        """Make room for capacity keys: a growable map grows now; a fixed one
-        raises FullError if it has fewer slots."""
+        """Make room for capacity keys: a growable map grows now.
+
+        Parameters
+        ----------
+        capacity : int
+            Keys to hold within max_load_factor.
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the
+            library of this map's last input).
+
+        Raises
+        ------
+        gcol.FullError
+            A fixed map with fewer slots.
+        gcol.OutOfMemoryError
+        """
         n = non_negative(capacity, "capacity")
         self._check(self._f.map_reserve(self._handle(), n, self._own_stream(stream)))

@@ -1,11 +1,13 @@
 """gcol.Multimap: every inserted pair kept, duplicates included (gcol_multimap_t)."""
 import ctypes
+from typing import Any, Optional, Tuple
 
 from ._errors import InvalidArgumentError, Status
 from ._container import Container
 from ._handle import non_negative, typed
 from ._map import fill_map_config, map_types, sentinel_bits
 from ._persist import Persistent
+from ._typing import DTypeLike, StreamLike
 
 ENGINES = {"open": 0, "chained": 1, "chained_lockfree": 2}  # gcol_multimap_engine_t
 
@@ -21,12 +23,31 @@ class Multimap(Persistent, Container):
     settings and pairs on the device; pickling goes through the host
     (settings and retrieve_all's pairs). Threads: use a multimap from one
     thread at a time, unless every call that overlaps is a lookup (count;
-    not retrieve, which reads and clears the latched errors)."""
+    not retrieve, which reads and clears the latched errors).
+
+    Parameters
+    ----------
+    key_dtype, value_dtype
+        As for gcol.Map.
+    capacity : int
+        Pairs (slots, or pool nodes for the chained engines).
+    engine : {"open", "chained", "chained_lockfree"}
+    num_buckets : int
+        Chained engines: bucket heads (0: 2 * capacity).
+    max_load_factor, empty_key, erased_key, empty_value, seed, stream, allocator
+        As for gcol.Map.
+
+    Raises
+    ------
+    gcol.InvalidArgumentError, gcol.OutOfMemoryError, gcol.NoDeviceError
+    """
 
     _destroy_name, _prefix = "multimap_destroy", "multimap_"
 
-    def __init__(self, key_dtype, value_dtype, capacity, engine="open", num_buckets=0, max_load_factor=None,
-                 empty_key=None, erased_key=None, empty_value=None, seed=None, stream=None, allocator=None):
+    def __init__(self, key_dtype: DTypeLike, value_dtype: DTypeLike, capacity: int, engine: str = "open",
+                 num_buckets: int = 0, max_load_factor: Optional[float] = None, empty_key: Any = None,
+                 erased_key: Any = None, empty_value: Any = None, seed: Optional[int] = None,
+                 stream: StreamLike = None, allocator: Optional[str] = None) -> None:
         super().__init__()
         if engine not in ENGINES:
             raise InvalidArgumentError("engine must be one of %s, not %r" % (", ".join(ENGINES), engine))
@@ -55,43 +76,110 @@ class Multimap(Persistent, Container):
         keys, values = contents
         self.insert(keys, values, stream=stream)
 
-    def insert(self, keys, values, stream=None):
-        """Insert pairs, every one kept."""
+    def insert(self, keys: Any, values: Any, stream: StreamLike = None) -> None:
+        """Insert pairs, every one kept (duplicate keys included).
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        values : device array of value_dtype
+            As many as keys.
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed object.
+        gcol.FullError, gcol.ReservedKeyError
+            Latched on the device: raised by the next waiting call.
+        """
         k, v, s = self._pairs(keys, values, stream)
         self._check(self._f.multimap_insert(self._handle(), k.ptr, v.ptr, k.n, None, s))
 
-    def count(self, keys, stream=None):
-        """Per query key, how many pairs have it (an int64 array)."""
-        k = typed(keys, self.key_dtype, "keys")
-        counts = k.lib.empty(k.shape, "int64", k)  # size_t on the C side: same bits
-        s = self._stream(stream, k)
+    def count(self, keys: Any, stream: StreamLike = None) -> Any:
+        """How many pairs have each key.
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+
+        Returns
+        -------
+        int64 array, keys' shape
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed object.
+        """
+        k, s = self._keys(keys, stream)
+        counts = k.lib.empty(k.shape, "int64", k, s)  # size_t on the C side: same bits
         self._check(self._f.multimap_count(self._handle(), k.ptr, k.n, typed(counts, "int64", "out").ptr,
                                            None, s))
         return counts
 
-    def retrieve(self, keys, stream=None, sentinel_queries_match_nothing=False):
-        """The inner join of keys with the stored pairs: (values, query_index),
-        match j being the pair (keys[query_index[j]], values[j]); no particular
-        order. Waits for the stream (to size the outputs). A query key equal
-        to a sentinel raises ReservedKeyError, or with
-        sentinel_queries_match_nothing=True simply matches nothing (the
-        multimap's latched RESERVED_KEY is then cleared)."""
+    def retrieve(self, keys: Any, stream: StreamLike = None,
+                 sentinel_queries_match_nothing: bool = False) -> Tuple[Any, Any]:
+        """The inner join of keys with the stored pairs.
+
+        Waits for the stream (to size the outputs).
+
+        Parameters
+        ----------
+        keys : device array of key_dtype
+            C-contiguous, any shape (read as flat).
+        stream : int or stream object, optional
+            The stream to run on (default: the current one of the input's library);
+            new outputs come from that stream's pool.
+        sentinel_queries_match_nothing : bool
+            A query key equal to a sentinel matches nothing (the multimap's latched
+            RESERVED_KEY is then cleared) instead of raising ReservedKeyError.
+
+        Returns
+        -------
+        values : array of value_dtype
+        query_index : int64 array
+            Match j is the pair ``(keys[query_index[j]], values[j])``; no particular order.
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            Host, strided or differently typed arrays; a closed object.
+        gcol.FullError, gcol.ReservedKeyError
+            Latched on the device: raised by the next waiting call.
+
+        Examples
+        --------
+        >>> mm = gcol.Multimap("int64", "int64", capacity=16)  # doctest: +SKIP
+        >>> k = torch.tensor([1, 1, 2], device="cuda")  # doctest: +SKIP
+        >>> mm.insert(k, k * 10 + torch.tensor([0, 1, 0], device="cuda"))  # doctest: +SKIP
+        >>> values, query = mm.retrieve(torch.tensor([1, 3], device="cuda"))  # doctest: +SKIP
+        >>> sorted(values.tolist()), query.tolist()  # doctest: +SKIP
+        ([10, 11], [0, 0])
+        """
         k, s = self._keys(keys, stream)
         h = self._handle()
-        total = k.lib.empty((1,), "int64", k)
+        total = k.lib.empty((1,), "int64", k, s)
         total_ptr = typed(total, "int64", "total").ptr
         self._check(self._f.multimap_count(h, k.ptr, k.n, None, total_ptr, s))
         status = self._f.multimap_status(h, s)  # waits: total is readable
         if not (sentinel_queries_match_nothing and status == Status.RESERVED_KEY):
             self._check(status, "gcol_multimap_status")
         n = int(total[0])
-        values = k.lib.empty((n,), self.value_dtype, k)
-        query = k.lib.empty((n,), "int64", k)
+        values = k.lib.empty((n,), self.value_dtype, k, s)
+        query = k.lib.empty((n,), "int64", k, s)
         temp_bytes = ctypes.c_size_t()
         args = [h, k.ptr, k.n, None, typed(values, self.value_dtype, "values").ptr,
                 typed(query, "int64", "query").ptr, n, total_ptr, s]
         self._check(self._f.multimap_retrieve(None, ctypes.byref(temp_bytes), *args))
-        temp = k.lib.empty((temp_bytes.value,), "bool", k)
+        temp = k.lib.empty((temp_bytes.value,), "bool", k, s)
         temp_ptr = typed(temp, "bool", "temp").ptr
         self._check(self._f.multimap_retrieve(temp_ptr, ctypes.byref(temp_bytes), *args))
         return values, query

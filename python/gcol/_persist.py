@@ -86,9 +86,26 @@ class Persistent:
     _contents / _fill (see the module's docstring)."""
 
     def copy(self: _P, stream: StreamLike = None) -> _P:
-        """A new container with this one's settings and contents, made on the
-        device (the contents are read back and inserted: this waits for the
-        stream). The copy owns its own memory and handle."""
+        """A new container with this one's settings and contents, made on the device.
+
+        The contents are read back and inserted (this waits for the stream); the
+        copy owns its own memory and handle. copy.copy and copy.deepcopy do the same.
+
+        Parameters
+        ----------
+        stream : int or stream object, optional
+            The stream to run on (default: the current stream of the library of the
+            last input).
+
+        Returns
+        -------
+        a container of this one's type
+
+        Raises
+        ------
+        gcol.InvalidArgumentError
+            A closed container.
+        """
         self._handle()  # a closed container raises here
         return build_filled(type(self), self._settings(), lambda: self._contents(stream), stream)
 

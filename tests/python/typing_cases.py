@@ -52,3 +52,36 @@ def container_cases(k: Arr) -> None:
         assert_type(len(m), int)
         m2 = m.copy()
         assert_type(m2, gcol.Map)
+
+
+def other_public_names(k: Arr, off: Arr, chars: Arr) -> None:
+    """Every public name is annotated (issue 41, item 7): strict mode would
+    flag a call to an unannotated one."""
+    assert_type(gcol.version(), Tuple[int, int, int])
+    assert_type(gcol.library_path(), str)
+    with gcol.Set("int64") as s, gcol.Multiset("int64", capacity=10) as ms:
+        s.insert(k)
+        assert_type(s.copy(), gcol.Set)
+        assert_type(ms.count(k), Any)
+        assert_type(s.size(), int)
+    mm = gcol.Multimap("int64", "int64", 10, engine="chained")
+    values, query = mm.retrieve(k)
+    bloom = gcol.BloomFilter(expected_keys=100)
+    assert_type(bloom.copy(), gcol.BloomFilter)
+    assert_type(gcol.BloomFilter.from_bytes(bloom.to_bytes()), gcol.BloomFilter)
+    hll = gcol.HyperLogLog(precision=12)
+    hll.merge(gcol.HyperLogLog.from_bytes(hll.to_bytes()))
+    assert_type(hll.estimate(), float)
+    assert_type(gcol.approx_distinct(k), float)
+    graph = gcol.Graph.csr(off, k, k)
+    assert_type(graph, gcol.Graph)
+    assert_type(gcol.shortest_paths_pred(graph, k), Tuple[Any, Any])
+    assert_type(gcol.paths(graph, k, k), Tuple[Any, Any, Any])
+    with gcol.StringMap("int32") as sm:
+        sm.insert(off, chars)
+        assert_type(sm.retrieve_all(), Tuple[Any, Any, Any])
+    assert_type(gcol.strings_to_list(off, chars), List[str])
+    ids, d_off, d_chars = gcol.dictionary_encode(off, chars)
+    dm = gcol.DistMap("int64", "int64", 10, devices=[0])
+    assert_type(dm.size(), int)
+    del values, query, ids, d_off, d_chars
