@@ -44,6 +44,7 @@ NVFLAGS += -Xcompiler $(VISIBILITY),-fvisibility-inlines-hidden
 CORE_C  := src/core/error.c src/core/nvtx.c src/core/cuda_status.c src/core/args.c src/core/config_abi.c src/core/device_alloc.c \
            src/map/map_config_check.c
 LIB_C   := src/core/status.c src/core/version.c src/map/map_config.c src/map/map_policy.c
+LIB_C   += src/core/oa_shell.c # the open-addressing containers' shared calls and checks
 LIB_C   += src/compact/compact_api.c src/compact/compact_policy.c src/multimap/mm_plan.c
 LIB_CU  := src/map/map.cu src/map/map_table.cu src/map/map_grow.cu
 LIB_CU  += src/sssp/graph.cu

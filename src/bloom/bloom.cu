@@ -40,9 +40,7 @@ gcol_status_t check_bloom(const gcol_bloom *b) {
 }
 
 gcol_status_t check_keys(const gcol_bloom *b, const void *keys, size_t n, const uint8_t *out) {
-  char what[32];
-  snprintf(what, sizeof what, "%s keys", gcol_type_name(b->cfg.key_type));
-  gcol_dptr_t a[] = {{"d_keys", keys, n, (size_t)b->v.key_bytes, what},
+  gcol_dptr_t a[] = {{"d_keys", keys, n, (size_t)b->v.key_bytes, gcol_type_words(b->cfg.key_type, GCOL_WORD_KEYS)},
                      gcol_flags_arg("d_found_out", out, out ? n : 0)};
   return gcol_check_dptrs(a, out ? 2 : 1);
 }
