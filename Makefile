@@ -44,6 +44,7 @@ NVFLAGS += -Xcompiler $(VISIBILITY),-fvisibility-inlines-hidden
 CORE_C  := src/core/error.c src/core/nvtx.c src/core/cuda_status.c src/core/args.c src/core/config_abi.c src/core/device_alloc.c \
            src/map/map_config_check.c
 LIB_C   := src/core/status.c src/core/version.c src/map/map_config.c src/map/map_policy.c
+LIB_C   += src/core/oa_shell.c # the open-addressing containers' shared calls and checks
 LIB_C   += src/compact/compact_api.c src/compact/compact_policy.c src/multimap/mm_plan.c
 LIB_CU  := src/map/map.cu src/map/map_table.cu src/map/map_grow.cu
 LIB_CU  += src/sssp/graph.cu
@@ -54,14 +55,17 @@ LIB_CU  += src/map/oa_host.cu src/multimap/mm_host.cu src/set/set.cu src/set/mul
 LIB_C   += src/set/set_config.c
 # sketches (issue 24): the Bloom filter and HyperLogLog
 LIB_C   += src/bloom/bloom_math.c src/hll/hll_estimate.c
-LIB_CU  += src/bloom/bloom.cu src/hll/hll.cu
+LIB_CU  += src/hll/hll.cu # and bloom.cu, which has a test hook (VARIANT_CU)
 # the string dictionary (issue 25)
 LIB_C   += src/strmap/strmap_config.c
-LIB_CU  += src/strmap/strmap.cu src/strmap/strmap_host.cu
+LIB_CU  += src/strmap/strmap.cu # and strmap_host.cu, which has a test hook (VARIANT_CU)
 # Sources compiled twice: shipped (only the kernel variants the policy rows
 # select, no test hooks) and, with -DGCOL_TESTING, for tests and benchmarks
-# (every variant the sweeps need, the solver's hooks) in libgcol_testing.a.
+# (every variant the sweeps need, and the hooks of src/core/test_hooks.h) in
+# libgcol_testing.a. A source that reads a hook belongs here.
 VARIANT_CU := src/sssp/sssp.cu src/compact/select_any.cu
+# the Bloom filter's tile sweep, the strmap's hash mask
+VARIANT_CU += src/bloom/bloom.cu src/strmap/strmap_host.cu
 # shortest paths (issue 27): the path call, and the buffer-extent check its predecessor table uses
 VARIANT_CU += src/sssp/paths.cu
 LIB_C   += src/core/dptr_room.c
@@ -81,7 +85,8 @@ SUPPORT_SRC := $(wildcard tests/support/*.c tests/support/*.cu)
 TESTING_OBJ := $(COMMON_OBJ) $(VARIANT_CU:%.cu=$(BUILD)/testing/%.o) \
                $(PAIRS:%=$(BUILD)/testing/src/map/map_instance_%.o) \
                $(patsubst %,$(BUILD)/%.o,$(basename $(SUPPORT_SRC)))
-TEST_INC := -Itests/support
+# tests, benchmarks and their support are the test build: they see the hooks
+TEST_INC := -Itests/support -DGCOL_TESTING
 
 # The library version comes from the public header's macros, nowhere else.
 version_part = $(shell sed -n 's/^\#define GCOL_VERSION_$(1) \([0-9]*\)$$/\1/p' include/gcol/gcol.h)

@@ -181,30 +181,30 @@ static void variant_sweep_of(problem_t *p, const char *var) {
     char *end = NULL;
     static char name[96];
     if (*list == 'w') {
-      gcol_detail_sssp_hooks.engine = 1, end = (char *)list + 1;
+      gcol_test_hooks.sssp.engine = 1, end = (char *)list + 1;
       snprintf(name, sizeof name, "%s, warp engine", base);
     } else if (*list == 'n' || *list == 's' || *list == 'l') {
-      gcol_detail_sssp_hooks.engine = 2, end = (char *)list + 1;
-      gcol_detail_sssp_hooks.nf_threads = *list == 's' ? 256 : *list == 'l' ? 512 : 0;
+      gcol_test_hooks.sssp.engine = 2, end = (char *)list + 1;
+      gcol_test_hooks.sssp.nf_threads = *list == 's' ? 256 : *list == 'l' ? 512 : 0;
       snprintf(name, sizeof name, "%s, near-far%s", base, *list == 's' ? ", 256 threads" : *list == 'l' ? ", 512 threads" : "");
     } else {
-      gcol_detail_sssp_hooks.engine = 2, gcol_detail_sssp_hooks.delta_factor = strtof(list, &end);
-      gcol_detail_sssp_hooks.nf_threads = 0;
-      snprintf(name, sizeof name, "%s, near-far delta %g", base, gcol_detail_sssp_hooks.delta_factor);
+      gcol_test_hooks.sssp.engine = 2, gcol_test_hooks.sssp.delta_factor = strtof(list, &end);
+      gcol_test_hooks.sssp.nf_threads = 0;
+      snprintf(name, sizeof name, "%s, near-far delta %g", base, gcol_test_hooks.sssp.delta_factor);
     }
     list = *end ? end + 1 : end;
     p->name = name, gpu_only = 1;
     run_problem(p, 0, 1);
   }
-  gcol_detail_sssp_hooks.engine = 0, gcol_detail_sssp_hooks.delta_factor = 0.0f, p->name = base, gpu_only = 0;
-  gcol_detail_sssp_hooks.nf_threads = 0;
+  gcol_test_hooks.sssp.engine = 0, gcol_test_hooks.sssp.delta_factor = 0.0f, p->name = base, gpu_only = 0;
+  gcol_test_hooks.sssp.nf_threads = 0;
 }
 static void variant_sweep(problem_t *p) {
   variant_sweep_of(p, p->num_targets ? "GCOL_BENCH_SSSP_TARGET_VARIANTS" : "GCOL_BENCH_SSSP_VARIANTS");
 }
 static int extras(void) { return bench_size("GCOL_BENCH_SSSP_EXTRAS", 1) != 0; }
 static const char *engine_name(void) {
-  return gcol_detail_sssp_hooks.last_engine == 2 ? "near-far" : "warp";
+  return gcol_test_hooks.sssp.last_engine == 2 ? "near-far" : "warp";
 }
 
 /* with_pred: also time the predecessor variant (its table beside d_dist). */
@@ -357,8 +357,8 @@ int main(void) {
   BENCH_CUDA(cudaStreamCreate(&stream));
   bench_timer_init(&timer);
   BENCH_CUDA(cudaMalloc((void **)&d_fallbacks, 8));
-  gcol_detail_sssp_hooks.d_fallback_sources = d_fallbacks;
-  gcol_detail_sssp_hooks.d_refills = d_fallbacks + 1;
+  gcol_test_hooks.sssp.d_fallback_sources = d_fallbacks;
+  gcol_test_hooks.sssp.d_refills = d_fallbacks + 1;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   size_t cpu_sources = bench_size("GCOL_BENCH_CPU_SOURCES", 128);
   int reps = (int)bench_size("GCOL_BENCH_REPS", 3);
@@ -384,7 +384,7 @@ int main(void) {
     for (size_t i = 0; i < count; ++i) {
       static char name[64];
       snprintf(name, sizeof name, "voxel %zu -> 1024, heap %u nodes%s", ns, nodes[i], nodes[i] ? "" : " (auto)");
-      gcol_detail_sssp_hooks.heap_nodes = nodes[i];
+      gcol_test_hooks.sssp.heap_nodes = nodes[i];
       p.name = name, p.num_sources = ns, p.num_targets = 1024;
       run_problem(&p, cpu_sources, 1);
     }
@@ -430,8 +430,8 @@ int main(void) {
     printf("Helsinki OSM: %s not found (set GCOL_SSSP_DATA)\n", path);
   }
 
-  gcol_detail_sssp_hooks.d_fallback_sources = NULL;
-  gcol_detail_sssp_hooks.d_refills = NULL;
+  gcol_test_hooks.sssp.d_fallback_sources = NULL;
+  gcol_test_hooks.sssp.d_refills = NULL;
   BENCH_CUDA(cudaFree(d_fallbacks));
   return 0;
 }

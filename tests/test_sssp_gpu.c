@@ -116,12 +116,12 @@ TEST(sssp_gpu_heap_refill_absorbs_overflow) {
   CHECK_OK(gcol_graph_create_grid3d(&g, nx, ny, nz, dc, 26, 0));
   uint32_t *hooks = tu_poisoned(8), counts[2] = {0, 0};
   uint32_t *src = st_random_ids(12, n, &r), *tgt = st_random_ids(200, n, &r);
-  gcol_detail_sssp_hooks.d_fallback_sources = hooks;
-  gcol_detail_sssp_hooks.d_refills = hooks + 1;
+  gcol_test_hooks.sssp.d_fallback_sources = hooks;
+  gcol_test_hooks.sssp.d_refills = hooks + 1;
   int ok = 1, absorbed = 0;
   const uint32_t sizes[] = {20, 30, 45, 70, 100, 150};
   for (size_t i = 0; i < sizeof sizes / sizeof *sizes && ok; ++i) {
-    gcol_detail_sssp_hooks.heap_nodes = sizes[i];
+    gcol_test_hooks.sssp.heap_nodes = sizes[i];
     for (size_t k = 0; k < 12 && ok; ++k)
       for (int with_targets = 0; with_targets < 2 && ok; ++with_targets) {
         ok = st_check_table(&h, g, src + k, 1, with_targets ? tgt : NULL, with_targets ? 200 : 0) &&
@@ -129,9 +129,9 @@ TEST(sssp_gpu_heap_refill_absorbs_overflow) {
         if (counts[1] > 0 && counts[0] == 0) absorbed = 1;
       }
   }
-  gcol_detail_sssp_hooks.heap_nodes = 0;
-  gcol_detail_sssp_hooks.d_fallback_sources = NULL;
-  gcol_detail_sssp_hooks.d_refills = NULL;
+  gcol_test_hooks.sssp.heap_nodes = 0;
+  gcol_test_hooks.sssp.d_fallback_sources = NULL;
+  gcol_test_hooks.sssp.d_refills = NULL;
   CHECK(ok);
   CHECK(absorbed);
   free(src), free(tgt), free(cost);
@@ -152,9 +152,9 @@ TEST(sssp_gpu_star_phases_or_fallback) {
   uint32_t *src = malloc(2 * leaves * sizeof *src), *dst = malloc(2 * leaves * sizeof *dst);
   float *w = malloc(2 * leaves * sizeof *w);
   uint32_t *hooks = tu_poisoned(8), counts[2] = {0, 0}, sources[2] = {0, 7};
-  gcol_detail_sssp_hooks.d_fallback_sources = hooks;
-  gcol_detail_sssp_hooks.d_refills = hooks + 1;
-  gcol_detail_sssp_hooks.heap_nodes = 20;
+  gcol_test_hooks.sssp.d_fallback_sources = hooks;
+  gcol_test_hooks.sssp.d_refills = hooks + 1;
+  gcol_test_hooks.sssp.heap_nodes = 20;
   int ok = 1;
   for (int equal = 0; equal < 2 && ok; ++equal) {
     for (uint32_t i = 0; i < leaves; ++i) {
@@ -174,9 +174,9 @@ TEST(sssp_gpu_star_phases_or_fallback) {
     gcol_graph_destroy(g);
     gcol_ref_csr_free(&h);
   }
-  gcol_detail_sssp_hooks.heap_nodes = 0;
-  gcol_detail_sssp_hooks.d_fallback_sources = NULL;
-  gcol_detail_sssp_hooks.d_refills = NULL;
+  gcol_test_hooks.sssp.heap_nodes = 0;
+  gcol_test_hooks.sssp.d_fallback_sources = NULL;
+  gcol_test_hooks.sssp.d_refills = NULL;
   CHECK(ok);
   free(src), free(dst), free(w);
   tu_free(hooks);
@@ -199,16 +199,16 @@ TEST(sssp_gpu_heap_overflow_falls_back) {
   CHECK_OK(gcol_graph_create_grid3d(&g, nx, ny, nz, dc, 26, 0));
   uint32_t *count = tu_poisoned(4), host_count = 0;
   uint32_t *src = st_random_ids(24, n, &r), *tgt = st_random_ids(16, n, &r);
-  gcol_detail_sssp_hooks.d_fallback_sources = count;
+  gcol_test_hooks.sssp.d_fallback_sources = count;
   int ok = 1;
   for (uint32_t nodes = 1; nodes <= 2 && ok; ++nodes) {
-    gcol_detail_sssp_hooks.heap_nodes = nodes;
+    gcol_test_hooks.sssp.heap_nodes = nodes;
     ok = st_check_table(&h, g, src, 24, NULL, 0) && tu_to_host(&host_count, count, 4) == 0 && host_count > 0;
     ok = ok && st_check_table(&h, g, src, 24, tgt, 16);
   }
-  gcol_detail_sssp_hooks.heap_nodes = 0;
+  gcol_test_hooks.sssp.heap_nodes = 0;
   ok = ok && st_check_table(&h, g, src, 24, NULL, 0) && tu_to_host(&host_count, count, 4) == 0 && host_count == 0;
-  gcol_detail_sssp_hooks.d_fallback_sources = NULL;
+  gcol_test_hooks.sssp.d_fallback_sources = NULL;
   CHECK(ok);
   free(src), free(tgt), free(cost);
   tu_free(dc), tu_free(count);
@@ -286,13 +286,13 @@ TEST(sssp_gpu_nearfar_bucket_widths_and_zero_weights) {
   const float factors[] = {1e-3f, 0.5f, 8.0f, 1e6f};
   int ok = 1;
   for (int i = 0; i < 4 && ok; ++i) {
-    gcol_detail_sssp_hooks.delta_factor = factors[i];
+    gcol_test_hooks.sssp.delta_factor = factors[i];
     ok = st_check_table(&h, g, src, 40, NULL, 0);
   }
-  gcol_detail_sssp_hooks.delta_factor = 0.0f;
-  gcol_detail_sssp_hooks.engine = 1;
+  gcol_test_hooks.sssp.delta_factor = 0.0f;
+  gcol_test_hooks.sssp.engine = 1;
   ok = ok && st_check_table(&h, g, src, 40, NULL, 0);
-  gcol_detail_sssp_hooks.engine = 0;
+  gcol_test_hooks.sssp.engine = 0;
   CHECK(ok);
   gcol_graph_destroy(g);
   for (size_t e = 0; e < h.m; ++e) h.weights[e] = 0.0f;

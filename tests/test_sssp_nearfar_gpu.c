@@ -11,8 +11,8 @@
 enum { WARP = 1, NEARFAR = 2 };
 
 static void reset_hooks(void) {
-  gcol_detail_sssp_hooks.engine = 0, gcol_detail_sssp_hooks.delta_factor = 0.0f;
-  gcol_detail_sssp_hooks.nf_blocks = 0, gcol_detail_sssp_hooks.nf_threads = 0;
+  gcol_test_hooks.sssp.engine = 0, gcol_test_hooks.sssp.delta_factor = 0.0f;
+  gcol_test_hooks.sssp.nf_blocks = 0, gcol_test_hooks.sssp.nf_threads = 0;
 }
 
 /* Sources and targets with the awkward cases: an invalid source (NaN row),
@@ -44,13 +44,13 @@ TEST(sssp_nearfar_targets_csr_ties_zeros_unreachable) {
     uint32_t *src = st_random_ids(ns, h.n, &r), *tgt = st_random_ids(nt, h.n, &r);
     awkward_ids(src, ns, tgt, nt, h.n);
     int ok = 1;
-    gcol_detail_sssp_hooks.engine = NEARFAR;
+    gcol_test_hooks.sssp.engine = NEARFAR;
     for (int f = 0; f < (small ? 1 : 3) && ok; ++f)
       for (int b = 0; b < 3 && ok; ++b) {
-        gcol_detail_sssp_hooks.delta_factor = factors[f], gcol_detail_sssp_hooks.nf_blocks = blocks[b];
-        gcol_detail_sssp_hooks.nf_threads = threads[b];
+        gcol_test_hooks.sssp.delta_factor = factors[f], gcol_test_hooks.sssp.nf_blocks = blocks[b];
+        gcol_test_hooks.sssp.nf_threads = threads[b];
         ok = st_check_table(&h, g, src, ns, tgt, nt);
-        ok = ok && gcol_detail_sssp_hooks.last_engine == NEARFAR;
+        ok = ok && gcol_test_hooks.sssp.last_engine == NEARFAR;
         if (!ok) fprintf(stderr, "    delta %g, blocks %u, threads %u\n", factors[f], blocks[b], threads[b]);
       }
     reset_hooks();
@@ -70,8 +70,8 @@ TEST(sssp_nearfar_targets_grids_obstacles) {
   tu_rng_t r = {test_seed() ^ 0x27a2};
   const uint32_t dims[2][3] = {{12, 10, 8}, {48, 40, 1}};
   const int conns[2] = {26, 6};
-  gcol_detail_sssp_hooks.engine = NEARFAR;
-  gcol_detail_sssp_hooks.nf_blocks = 4;
+  gcol_test_hooks.sssp.engine = NEARFAR;
+  gcol_test_hooks.sssp.nf_blocks = 4;
   int ok = 1;
   for (int d = 0; d < 2 && ok; ++d)
     for (int c = 0; c < 2 && ok; ++c) {
@@ -84,7 +84,7 @@ TEST(sssp_nearfar_targets_grids_obstacles) {
       uint32_t *src = st_random_ids(24, n, &r), *tgt = st_random_ids(40, n, &r);
       awkward_ids(src, 24, tgt, 40, n);
       src[1] = 0, tgt[5] = 7; /* an obstacle as source, one as target */
-      gcol_detail_sssp_hooks.nf_threads = c ? 512 : 256;
+      gcol_test_hooks.sssp.nf_threads = c ? 512 : 256;
       ok = ok && st_check_table(&h, g, src, 24, tgt, 40);
       uint32_t bad[3] = {n, n + 1, 0xffffffffu};
       ok = ok && st_check_table(&h, g, src, 24, bad, 3);
@@ -116,10 +116,10 @@ TEST(sssp_nearfar_policy_and_forced_engines) {
   int ok = 1;
   const uint32_t forced[3] = {0, WARP, NEARFAR}, want[3] = {NEARFAR, WARP, NEARFAR};
   for (int i = 0; i < 3 && ok; ++i) {
-    gcol_detail_sssp_hooks.engine = forced[i];
-    ok = st_check_table(&h, g, src, ns, tgt, nt) && gcol_detail_sssp_hooks.last_engine == want[i];
-    ok = ok && st_check_table(&h, g, src, ns, NULL, 0) && gcol_detail_sssp_hooks.last_engine == want[i];
-    if (!ok) fprintf(stderr, "    engine hook %u: ran %u\n", forced[i], gcol_detail_sssp_hooks.last_engine);
+    gcol_test_hooks.sssp.engine = forced[i];
+    ok = st_check_table(&h, g, src, ns, tgt, nt) && gcol_test_hooks.sssp.last_engine == want[i];
+    ok = ok && st_check_table(&h, g, src, ns, NULL, 0) && gcol_test_hooks.sssp.last_engine == want[i];
+    if (!ok) fprintf(stderr, "    engine hook %u: ran %u\n", forced[i], gcol_test_hooks.sssp.last_engine);
   }
   reset_hooks();
   CHECK(ok);
@@ -128,10 +128,10 @@ TEST(sssp_nearfar_policy_and_forced_engines) {
   uint32_t *dp = tu_poisoned(ns * nt * 4), *ds = tu_to_device(src, ns * 4), *dt = tu_to_device(tgt, nt * 4);
   CHECK(dd && dp && ds && dt);
   CHECK_OK(gcol_sssp_many_to_many_pred(g, ds, ns, dt, nt, dd, dp, 0));
-  CHECK(gcol_detail_sssp_hooks.last_engine == WARP);
+  CHECK(gcol_test_hooks.sssp.last_engine == WARP);
   tu_free(dd), tu_free(dp), tu_free(ds), tu_free(dt);
   /* all vertices, 2 blocks for every source */
-  gcol_detail_sssp_hooks.engine = NEARFAR, gcol_detail_sssp_hooks.nf_blocks = 2;
+  gcol_test_hooks.sssp.engine = NEARFAR, gcol_test_hooks.sssp.nf_blocks = 2;
   ok = st_check_table(&h, g, src, ns, NULL, 0);
   reset_hooks();
   CHECK(ok);

@@ -201,19 +201,19 @@ TEST(sssp_pred_through_refills_and_fallback) {
   gcol_graph_t *g = st_grid_graph(nx, ny, nz, cost, 26, &h);
   CHECK(g);
   uint32_t *hooks = tu_poisoned(8), counts[2] = {0, 0};
-  gcol_detail_sssp_hooks.d_fallback_sources = hooks;
-  gcol_detail_sssp_hooks.d_refills = hooks + 1;
+  gcol_test_hooks.sssp.d_fallback_sources = hooks;
+  gcol_test_hooks.sssp.d_refills = hooks + 1;
   uint32_t *src = st_random_ids(8, n, &r);
   int ok = 1, refilled = 0, fell_back = 0;
   const uint32_t sizes[] = {2, 40};
   for (int i = 0; i < 2 && ok; ++i) {
-    gcol_detail_sssp_hooks.heap_nodes = sizes[i];
+    gcol_test_hooks.sssp.heap_nodes = sizes[i];
     ok = check_pred(&h, g, src, 8, &r) && tu_to_host(counts, hooks, 8) == 0;
     fell_back |= counts[0] > 0, refilled |= counts[1] > 0;
   }
-  gcol_detail_sssp_hooks.heap_nodes = 0;
-  gcol_detail_sssp_hooks.d_fallback_sources = NULL;
-  gcol_detail_sssp_hooks.d_refills = NULL;
+  gcol_test_hooks.sssp.heap_nodes = 0;
+  gcol_test_hooks.sssp.d_fallback_sources = NULL;
+  gcol_test_hooks.sssp.d_refills = NULL;
   CHECK(ok);
   CHECK(refilled && fell_back);
   free(src), free(cost);

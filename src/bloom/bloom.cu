@@ -1,12 +1,12 @@
 /* Host API of the Bloom filter: argument checks, the object, dispatch to
  * bloom_kernels.cuh. */
-#include <stdio.h>
 #include <stdlib.h>
 #include "core/api_scope.h"
 #include "core/args.h"
 #include "core/common.h"
 #include "core/device_alloc.h"
 #include "core/grid_fill.cuh"
+#include "core/test_hooks.h"
 #include "bloom_internal.h"
 #include "bloom_kernels.cuh"
 
@@ -24,13 +24,6 @@ struct gcol_bloom {
 using gcol::detail::api_scope;
 using gcol::detail::grid_fill;
 
-/* Lanes per key. Add: 4, the four ORs of a key leave a warp as one request
- * to its 32-byte block instead of four (H100, G keys/s at 1 MiB / 128 MiB /
- * 2 GiB: 1 lane 21.4 / 10.8 / 9.4, 2 lanes 30.6 / 14.1 / 11.7, 4 lanes
- * 56.8 / 16.5 / 12.9). Contains: 1 (86.6 / 32.8 / 27.2; 2 lanes 69.3 / 31.3 /
- * 26.1, 4 lanes 46.4 / 30.4 / 25.3). bench/RESULTS.md, 2026-11-24. */
-extern "C" gcol_bloom_policy_t gcol_bloom_policy = {4, 1};
-
 namespace {
 
 constexpr int kBlock = 256;
@@ -40,9 +33,7 @@ gcol_status_t check_bloom(const gcol_bloom *b) {
 }
 
 gcol_status_t check_keys(const gcol_bloom *b, const void *keys, size_t n, const uint8_t *out) {
-  char what[32];
-  snprintf(what, sizeof what, "%s keys", gcol_type_name(b->cfg.key_type));
-  gcol_dptr_t a[] = {{"d_keys", keys, n, (size_t)b->v.key_bytes, what},
+  gcol_dptr_t a[] = {{"d_keys", keys, n, (size_t)b->v.key_bytes, gcol_type_words(b->cfg.key_type, GCOL_WORD_KEYS)},
                      gcol_flags_arg("d_found_out", out, out ? n : 0)};
   return gcol_check_dptrs(a, out ? 2 : 1);
 }
@@ -52,13 +43,19 @@ struct tile_c {
   static constexpr int value = T;
 };
 
-/* f(key, tile) with the key type and the tile size as types. */
-template <class F>
-cudaError_t with_key_tile(const gcol_bloom *b, int tile, F f) {
+/* f(key, tile) with the key type and the tile size as types: the policy's
+ * tile Policy, or in the test and bench build the hook's (0: the policy's). */
+template <int Policy, class F>
+cudaError_t with_key_tile(const gcol_bloom *b, int hook, F f) {
   auto by_tile = [&](auto key) {
-    if (tile == 4) return f(key, tile_c<4>());
-    if (tile == 2) return f(key, tile_c<2>());
-    return f(key, tile_c<1>());
+#ifdef GCOL_TESTING
+    if (hook == 4) return f(key, tile_c<4>());
+    if (hook == 2) return f(key, tile_c<2>());
+    if (hook == 1) return f(key, tile_c<1>());
+#else
+    (void)hook;
+#endif
+    return f(key, tile_c<Policy>());
   };
   return b->v.key_bytes == 4 ? by_tile(uint32_t()) : by_tile(uint64_t());
 }
@@ -136,7 +133,8 @@ gcol_status_t gcol_bloom_add(gcol_bloom_t *b, const void *d_keys, size_t n, cuda
   GCOL_TRY(check_keys(b, d_keys, n, NULL));
   b->last = s;
   if (n == 0) return GCOL_SUCCESS;
-  return gcol_from_cuda(with_key_tile(b, gcol_bloom_policy.add_tile, [&](auto key, auto tile) {
+  const int hook = GCOL_HOOKS.bloom_add_tile;
+  return gcol_from_cuda(with_key_tile<GCOL_BLOOM_ADD_TILE>(b, hook, [&](auto key, auto tile) {
     using K = decltype(key);
     constexpr int T = decltype(tile)::value;
     auto k = gcol::detail::bloom_add_kernel<K, T>;
@@ -152,7 +150,8 @@ gcol_status_t gcol_bloom_contains(const gcol_bloom_t *b, const void *d_keys, siz
   if (n && !d_found_out) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "d_found_out is NULL (%zu keys)", n);
   GCOL_TRY(check_keys(b, d_keys, n, d_found_out));
   if (n == 0) return GCOL_SUCCESS;
-  return gcol_from_cuda(with_key_tile(b, gcol_bloom_policy.contains_tile, [&](auto key, auto tile) {
+  const int hook = GCOL_HOOKS.bloom_contains_tile;
+  return gcol_from_cuda(with_key_tile<GCOL_BLOOM_CONTAINS_TILE>(b, hook, [&](auto key, auto tile) {
     using K = decltype(key);
     constexpr int T = decltype(tile)::value;
     auto k = gcol::detail::bloom_contains_kernel<K, T>;

@@ -15,12 +15,15 @@ extern "C" {
 /* the size of gcol_bloom_config_t in gcol 1.0 */
 #define GCOL_BLOOM_CONFIG_SIZE_1_0 sizeof(gcol_bloom_config_t)
 
-/* Threads per key of the bulk kernels (1, 2 or 4; bloom.cu). A variable so
- * that the benchmark can sweep it; the library never changes it. */
-typedef struct {
-  int add_tile, contains_tile;
-} gcol_bloom_policy_t;
-extern gcol_bloom_policy_t gcol_bloom_policy;
+/* Threads per key of the bulk kernels (1, 2 or 4). Add: 4, the four ORs of
+ * a key leave a warp as one request to its 32-byte block instead of four
+ * (H100, G keys/s at 1 MiB / 128 MiB / 2 GiB: 1 lane 21.4 / 10.8 / 9.4, 2
+ * lanes 30.6 / 14.1 / 11.7, 4 lanes 56.8 / 16.5 / 12.9). Contains: 1 (86.6 /
+ * 32.8 / 27.2; 2 lanes 69.3 / 31.3 / 26.1, 4 lanes 46.4 / 30.4 / 25.3).
+ * bench/RESULTS.md, 2026-11-24. The shipped library builds these alone; the
+ * benchmark sweeps the others through gcol_test_hooks (core/test_hooks.h). */
+#define GCOL_BLOOM_ADD_TILE 4
+#define GCOL_BLOOM_CONTAINS_TILE 1
 
 /* FPR of num_blocks blocks holding n distinct keys (gcol.h's formula). */
 double gcol_bloom_fpr_blocks(uint64_t num_blocks, uint64_t n);

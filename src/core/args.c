@@ -2,7 +2,6 @@
  * driver what a pointer is (cudaPointerGetAttributes, a host-side table
  * look-up, no device work). */
 #include <stdint.h>
-#include <stdio.h>
 #include "args.h"
 #include "common.h"
 #include "error.h"
@@ -85,11 +84,18 @@ gcol_status_t gcol_check_handle(const void *h, uint32_t magic, uint32_t want, co
   return GCOL_SUCCESS;
 }
 
-gcol_kv_words_t gcol_kv_words(gcol_type_t key, gcol_type_t value) {
-  gcol_kv_words_t w;
-  snprintf(w.keys, sizeof w.keys, "%s keys", gcol_type_name(key));
-  snprintf(w.values, sizeof w.values, "%s values", gcol_type_name(value));
-  return w;
+const char *gcol_type_words(gcol_type_t t, gcol_word_t what) {
+#define GCOL_WORDS_ROW(T) {#T " keys", #T " values", #T " items"}
+  static const char *const rows[][3] = {GCOL_WORDS_ROW(GCOL_U32), GCOL_WORDS_ROW(GCOL_U64), GCOL_WORDS_ROW(GCOL_I32),
+                                        GCOL_WORDS_ROW(GCOL_I64), GCOL_WORDS_ROW(GCOL_F32), GCOL_WORDS_ROW(GCOL_F64),
+                                        GCOL_WORDS_ROW(GCOL_U128)};
+#undef GCOL_WORDS_ROW
+  _Static_assert(GCOL_U32 == 0 && GCOL_U128 == 6, "rows follow gcol_type_t");
+  static const char *const unknown[3] = {"keys of an unknown gcol_type_t", "values of an unknown gcol_type_t",
+                                         "items of an unknown gcol_type_t"};
+  const int w = what == GCOL_WORD_VALUES ? 1 : what == GCOL_WORD_ITEMS ? 2 : 0;
+  const unsigned i = (unsigned)t;
+  return i < sizeof rows / sizeof rows[0] ? rows[i][w] : unknown[w];
 }
 
 gcol_status_t gcol_check_dptrs(const gcol_dptr_t *a, size_t k) {

@@ -47,12 +47,11 @@ gcol_dptr_t gcol_flags_arg(const char *name, const uint8_t *p, size_t n);
  * handle's type for the message ("gcol_map_t"). */
 gcol_status_t gcol_check_handle(const void *h, uint32_t magic, uint32_t want, const char *type);
 
-/* "GCOL_U64 keys" / "GCOL_F32 values": what a container's arrays hold, for
- * pointer messages. */
-typedef struct {
-  char keys[32], values[32];
-} gcol_kv_words_t;
-gcol_kv_words_t gcol_kv_words(gcol_type_t key, gcol_type_t value);
+/* "GCOL_U64 keys" / "GCOL_F32 values" / "GCOL_I32 items": what an array of a
+ * type holds, for pointer messages. A string constant: nothing is formatted
+ * unless a check fails. */
+typedef enum { GCOL_WORD_KEYS, GCOL_WORD_VALUES, GCOL_WORD_ITEMS } gcol_word_t;
+const char *gcol_type_words(gcol_type_t t, gcol_word_t what);
 
 #ifdef __cplusplus
 }

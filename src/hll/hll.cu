@@ -1,6 +1,5 @@
 /* Host API of the HyperLogLog sketch: argument checks, the object, dispatch
  * to hll_kernels.cuh; the estimate and the byte format are hll_estimate.c's. */
-#include <stdio.h>
 #include <stdlib.h>
 #include "core/api_scope.h"
 #include "core/args.h"
@@ -192,10 +191,8 @@ gcol_status_t gcol_hll_add(gcol_hll_t *h, const void *d_items, size_t n, gcol_ty
   size_t bytes = gcol_type_size(t);
   if (bytes == 0) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "t (%d) is not a gcol_type_t", (int)t);
   if (t == GCOL_U128) return gcol_fail(GCOL_ERROR_INVALID_ARGUMENT, "t is GCOL_U128, a key type only: HyperLogLog items are 4 or 8 bytes");
-  char what[32];
-  snprintf(what, sizeof what, "%s items", gcol_type_name(t));
   int canon = t == GCOL_F32 ? 1 : t == GCOL_F64 ? 2 : 0;
-  return add_items(h, d_items, n, bytes, canon, what, s);
+  return add_items(h, d_items, n, bytes, canon, gcol_type_words(t, GCOL_WORD_ITEMS), s);
 }
 
 gcol_status_t gcol_hll_add_raw(gcol_hll_t *h, const void *d_items, size_t n, size_t item_bytes, cudaStream_t s) {

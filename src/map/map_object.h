@@ -6,6 +6,7 @@
 #define GCOL_SRC_MAP_MAP_OBJECT_H
 
 #include "core/common.h"
+#include "core/oa_shell.h"
 #include "map_internal.h"
 #include "map_ops.h"
 
@@ -67,6 +68,22 @@ gcol_status_t oa_clear(oa_object *o, cudaStream_t s);
 /* `noun` for the fixed container's message ("map"). */
 gcol_status_t oa_reserve(oa_object *o, size_t capacity, const char *noun, cudaStream_t s);
 gcol_status_t oa_status(oa_object *o, cudaStream_t s);
+
+/* What the public calls' shells (core/oa_shell.h) call on a map or a set. */
+inline gcol_oa_shape_t core_shape(const oa_object *o) {
+  return gcol_oa_shape_t{o->cfg.key_type, o->cfg.value_type, (size_t)o->kb, (size_t)o->vb};
+}
+inline void core_release(oa_object *o) { oa_release(o); }
+inline size_t core_capacity(const oa_object *o) { return o->num_slots; }
+inline gcol_status_t core_size(oa_object *o, size_t *h, cudaStream_t s) { return oa_size(o, h, s); }
+inline gcol_status_t core_clear(oa_object *o, cudaStream_t s) { return oa_clear(o, s); }
+inline gcol_status_t core_status(oa_object *o, cudaStream_t s) { return oa_status(o, s); }
+inline gcol_status_t core_reserve(oa_object *o, size_t capacity, const char *noun, cudaStream_t s) {
+  return oa_reserve(o, capacity, noun, s);
+}
+inline gcol_status_t core_retrieve_all(oa_object *o, void *keys_out, void *values_out, size_t *h, cudaStream_t s) {
+  return oa_retrieve_all(o, keys_out, values_out, h, s);
+}
 
 /* Device memory through the map's allocator (cudaMallocAsync when none).
  * map_alloc: GCOL_ERROR_OUT_OF_MEMORY (and *p = NULL) when it cannot. */

@@ -5,6 +5,7 @@
 #define GCOL_SRC_MULTIMAP_MM_OBJECT_H
 
 #include "core/common.h"
+#include "core/oa_shell.h"
 #include "map/map_ops.h"
 #include "mm_ops.h"
 #include "mm_plan.h"
@@ -45,6 +46,20 @@ gcol_status_t mm_retrieve(void *d_temp, const mm_object *o, const void *keys, si
 gcol_status_t mm_retrieve_all(mm_object *o, void *keys_out, void *values_out, size_t *h_count, cudaStream_t s);
 gcol_status_t mm_size(mm_object *o, size_t *h_size, cudaStream_t s);
 gcol_status_t mm_status(mm_object *o, cudaStream_t s);
+
+/* What the public calls' shells (core/oa_shell.h) call on a multimap or a
+ * multiset (keys only: vb 0). */
+inline gcol_oa_shape_t core_shape(const mm_object *o) {
+  return gcol_oa_shape_t{o->cfg.map.key_type, o->cfg.map.value_type, (size_t)o->p.kb, (size_t)o->p.vb};
+}
+inline void core_release(mm_object *o) { mm_release(o); }
+inline size_t core_capacity(const mm_object *o) { return o->p.capacity; }
+inline gcol_status_t core_size(mm_object *o, size_t *h, cudaStream_t s) { return mm_size(o, h, s); }
+inline gcol_status_t core_clear(mm_object *o, cudaStream_t s) { return mm_clear(o, s); }
+inline gcol_status_t core_status(mm_object *o, cudaStream_t s) { return mm_status(o, s); }
+inline gcol_status_t core_retrieve_all(mm_object *o, void *keys_out, void *values_out, size_t *h, cudaStream_t s) {
+  return mm_retrieve_all(o, keys_out, values_out, h, s);
+}
 
 }  // namespace detail
 }  // namespace gcol

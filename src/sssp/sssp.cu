@@ -68,7 +68,7 @@ gcol_status_t pick_engine(const gcol_graph_t *g, bool targets, size_t num_target
 
 void note_engine(int engine) {
 #ifdef GCOL_TESTING
-  gcol_detail_sssp_hooks.last_engine = (uint32_t)engine;
+  gcol_test_hooks.sssp.last_engine = (uint32_t)engine;
 #else
   (void)engine;
 #endif

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gcol/gcol.h"
+#include "core/test_hooks.h" /* the solver's hooks: gcol_test_hooks.sssp */
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,34 +44,6 @@ gcol_status_t gcol_detail_heap_replay(const gcol_heap_op_t *h_ops, size_t n, uin
  * order (must be 0). Synchronous. */
 gcol_status_t gcol_detail_heap_bench(uint32_t warps, uint32_t pairs, uint32_t cap_nodes, float *ms_out,
                                      unsigned long long *disorder_out);
-
-/* ---- solver hooks (tests and benchmarks; not thread-safe) ----------------- */
-typedef struct {
-  uint32_t heap_nodes;          /* 0: the default primary heap; else its node
-                                   count (1..1057), e.g. tiny to force overflow */
-  uint32_t *d_fallback_sources; /* NULL, or a device word that each
-                                   gcol_sssp_many_to_many call sets (on its
-                                   stream) to the number of sources whose
-                                   primary heap overflowed and that the
-                                   fallback solved */
-  uint32_t *d_refills;          /* NULL, or a device word that each call
-                                   zeroes and then counts heap refills in
-                                   (overflows absorbed by rebuilding the
-                                   heap from the distances) */
-  uint32_t engine;              /* 0: the policy (sssp.cu); 1: the warp
-                                   engine; 2: near-far wherever it applies */
-  float delta_factor;           /* 0: the policy's near-far bucket width
-                                   (gcol_detail_sssp_delta_factor x the
-                                   mean arc weight); else this factor */
-  uint32_t nf_blocks;           /* 0: near-far runs the blocks that fit;
-                                   else at most this many (tests: several
-                                   sources per block) */
-  uint32_t last_engine;         /* set by each table call: the engine that
-                                   ran it (1 warp, 2 near-far) */
-  uint32_t nf_threads;          /* 0: near-far's block size by the policy
-                                   (nearfar_threads: 512); else 256 or 512 */
-} gcol_detail_sssp_hooks_t;
-extern gcol_detail_sssp_hooks_t gcol_detail_sssp_hooks;
 
 /* The largest primary heap in nodes (root + 32 + 1024: 33,824 pairs); the
  * solver takes fewer when many sources need more warps per SM (sssp.cu). */

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "core/common.h"
+#include "core/test_hooks.h"
 #include "sssp/graph_internal.h"
 #include "sssp/sssp_internal.h"
 #include "sssp/sssp_warp.cuh"
@@ -24,15 +25,10 @@
 using gcol::warp_heap;
 using gcol::warp_heap_node;
 
-/* The solver's test hooks exist only in the test and bench build
- * (GCOL_TESTING; tests/support/sssp_hooks.c); the shipped solver reads
- * constants the compiler folds away. */
-#ifdef GCOL_TESTING
-#define SSSP_HOOKS gcol_detail_sssp_hooks
-#else
-static const gcol_detail_sssp_hooks_t no_hooks = {0, NULL, NULL, 0, 0.0f, 0, 0, 0};
-#define SSSP_HOOKS no_hooks
-#endif
+/* The solver's test hooks (core/test_hooks.h): gcol_test_hooks.sssp in the
+ * test and bench build (GCOL_TESTING); the shipped solver reads constants
+ * the compiler folds away. */
+#define SSSP_HOOKS (GCOL_HOOKS.sssp)
 
 namespace {
 

@@ -62,7 +62,6 @@ gcol_status_t gcol_strmap_create(gcol_strmap_t **out, const gcol_strmap_config_t
   m->magic = GCOL_STRMAP_MAGIC; /* first: a failure below is cleaned up by destroy */
   m->cfg = c;
   m->vb = (int)gcol_type_size(c.value_type);
-  m->hash_mask = ~0ULL;
   m->num_sms = dev.num_sms;
   m->last = s;
   gcol_status_t st = gcol::detail::str_init(m, s);

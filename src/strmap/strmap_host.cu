@@ -16,6 +16,7 @@
 #include "core/api_scope.h"
 #include "core/device_alloc.h"
 #include "core/grid_fill.cuh"
+#include "core/test_hooks.h"
 #include "map/map_internal.h"
 #include "strmap_kernels.cuh"
 #include "strmap_object.h"
@@ -79,7 +80,9 @@ str::table table_of(const gcol_strmap *m) {
   t.slots = m->slots;
   t.nb = m->num_buckets;
   t.seed = m->cfg.seed;
-  t.mask = m->hash_mask;
+#ifdef GCOL_TESTING
+  t.mask = GCOL_HOOKS.strmap_masked == m ? GCOL_HOOKS.strmap_hash_mask : ~0ULL;
+#endif
   t.ent_off = m->ent.off;
   t.ent_hash = m->ent.hash;
   t.ent_val = m->ent.val;
@@ -229,6 +232,9 @@ gcol_status_t str_init(gcol_strmap *m, cudaStream_t s) {
 
 void str_release(gcol_strmap *m) {
   m->magic = 0;
+#ifdef GCOL_TESTING
+  if (gcol_test_hooks.strmap_masked == m) gcol_test_hooks.strmap_masked = NULL; /* not a later strmap there */
+#endif
   release(m, m->slots, m->num_slots * 8, m->last);
   release(m, m->ent.block, m->ent.bytes, m->last);
   release(m, m->arena, m->arena_cap, m->last);

@@ -43,7 +43,6 @@ struct gcol_strmap {
   size_t count;                  /* stored strings (entries) */
   size_t arena_used;             /* their bytes */
   int latched_full;              /* a fixed strmap skipped rows */
-  uint64_t hash_mask;            /* ~0; the test hook narrows it */
   int num_sms;
   cudaStream_t last;             /* destroy frees on it */
 };
