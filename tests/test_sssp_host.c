@@ -273,3 +273,74 @@ TEST(sssp_pred_and_paths_reject_bad_arguments_before_the_device) {
   }
   return TEST_PASS;
 }
+
+/* Graph configs (issue 42): the header is set by the _default function and
+ * checked, the allocator's alloc and free go together, and the _with calls
+ * refuse a NULL config and every argument the calls without one refuse, all
+ * before the device; without a GPU a good call says NO_DEVICE. */
+static void *never_alloc(void *ctx, size_t bytes, cudaStream_t s) {
+  (void)ctx, (void)bytes, (void)s;
+  return NULL;
+}
+static void never_free(void *ctx, void *p, size_t bytes, cudaStream_t s) { (void)ctx, (void)p, (void)bytes, (void)s; }
+
+TEST(sssp_alloc_graph_config_rejects_bad_configs_before_the_device) {
+  gcol_graph_config_t c = gcol_graph_config_default();
+  CHECK(c.size == sizeof c && c.magic == GCOL_CONFIG_MAGIC);
+  CHECK(c.version == GCOL_VERSION_MAJOR * 10000u + GCOL_VERSION_MINOR * 100u + GCOL_VERSION_PATCH);
+  CHECK(!c.allocator.alloc && !c.allocator.free && !c.allocator.ctx);
+  gcol_graph_t *g = (gcol_graph_t *)1;
+  uint32_t *p = (uint32_t *)16;
+  float *w = (float *)16;
+  CHECK_STATUS(gcol_graph_create_csr_with(&g, 4, 3, p, p, w, NULL, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK(g == NULL && strstr(gcol_last_error_message(), "gcol_graph_create_csr_with: cfg is NULL"));
+  g = (gcol_graph_t *)1;
+  CHECK_STATUS(gcol_graph_create_grid3d_with(&g, 2, 2, 2, w, 6, NULL, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK(g == NULL && strstr(gcol_last_error_message(), "gcol_graph_create_grid3d_with: cfg is NULL"));
+  gcol_graph_config_t bad = c;
+  bad.magic = 0; /* filled by hand */
+  CHECK_STATUS(gcol_graph_create_csr_with(&g, 4, 3, p, p, w, &bad, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(gcol_last_error_message(), "magic"));
+  bad = c;
+  bad.size = sizeof bad + 8; /* built against a newer header */
+  CHECK_STATUS(gcol_graph_create_grid3d_with(&g, 2, 2, 2, w, 6, &bad, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(gcol_last_error_message(), "newer"));
+  bad = c;
+  bad.size = sizeof bad - 8; /* shorter than the first struct (1.4) */
+  CHECK_STATUS(gcol_graph_create_csr_with(&g, 4, 3, p, p, w, &bad, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  bad = c;
+  bad.version = (GCOL_VERSION_MAJOR + 1) * 10000u;
+  CHECK_STATUS(gcol_graph_create_csr_with(&g, 4, 3, p, p, w, &bad, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(gcol_last_error_message(), "major version"));
+  bad = c;
+  bad.allocator.alloc = never_alloc; /* alone */
+  CHECK_STATUS(gcol_graph_create_csr_with(&g, 4, 3, p, p, w, &bad, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(gcol_last_error_message(), "allocator"));
+  bad = c;
+  bad.allocator.free = never_free;
+  CHECK_STATUS(gcol_graph_create_grid3d_with(&g, 2, 2, 2, w, 26, &bad, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(gcol_last_error_message(), "allocator"));
+  /* a good config: the other arguments are checked as without one */
+  gcol_graph_config_t a = c;
+  a.allocator.alloc = never_alloc, a.allocator.free = never_free;
+  CHECK_STATUS(gcol_graph_create_csr_with(NULL, 4, 3, p, p, w, &a, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_graph_create_csr_with(&g, 0, 0, p, NULL, NULL, &a, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_graph_create_csr_with(&g, 4, 0, NULL, NULL, NULL, &a, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_graph_create_csr_with(&g, 4, 3, p, NULL, w, &a, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_graph_create_csr_with(&g, 4, 3, p, p, (float *)18, &a, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK(strstr(gcol_last_error_message(), "d_weights"));
+  CHECK_STATUS(gcol_graph_create_csr_with(&g, (size_t)1 << 32, 0, p, NULL, NULL, &a, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_graph_create_csr_with(&g, 4, (size_t)1 << 32, p, p, w, &a, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_graph_create_grid3d_with(NULL, 2, 2, 2, w, 6, &a, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_graph_create_grid3d_with(&g, 0, 2, 2, w, 6, &a, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_graph_create_grid3d_with(&g, 2, 2, 2, NULL, 6, &a, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_graph_create_grid3d_with(&g, 2, 2, 2, w, 8, &a, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK_STATUS(gcol_graph_create_grid3d_with(&g, 65536, 65536, 2, w, 6, &a, 0), GCOL_ERROR_INVALID_ARGUMENT);
+  CHECK(g == NULL);
+  if (!test_have_gpu()) {
+    CHECK_STATUS(gcol_graph_create_csr_with(&g, 4, 3, p, p, w, &c, 0), GCOL_ERROR_NO_DEVICE);
+    CHECK_STATUS(gcol_graph_create_grid3d_with(&g, 2, 2, 2, w, 26, &a, 0), GCOL_ERROR_NO_DEVICE);
+    CHECK(g == NULL);
+  }
+  return TEST_PASS;
+}

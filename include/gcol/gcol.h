@@ -79,7 +79,7 @@ extern "C" {
 #endif
 
 #define GCOL_VERSION_MAJOR 1
-#define GCOL_VERSION_MINOR 3
+#define GCOL_VERSION_MINOR 4
 #define GCOL_VERSION_PATCH 0
 
 /* Only what this header declares is exported from libgcol.so; everything
@@ -582,6 +582,39 @@ GCOL_API gcol_status_t gcol_exclusive_scan(void *d_temp, size_t *temp_bytes, con
  * whichever engine ran). */
 typedef struct gcol_graph gcol_graph_t;
 
+/* Where a graph's device memory comes from (since 1.4.0): its own arrays and
+ * the scratch of every gcol_sssp_* call on it. Start from
+ * gcol_graph_config_default (GCOL_CONFIG_HEADER) and pass it to
+ * gcol_graph_create_csr_with / gcol_graph_create_grid3d_with; the calls
+ * without a config use the defaults. */
+typedef struct {
+  GCOL_CONFIG_HEADER
+  gcol_allocator_t allocator; /* zeroed (the default): the graph's arrays from
+                                 cudaMalloc (freed by cudaFree), each call's
+                                 scratch from cudaMallocAsync / cudaFreeAsync
+                                 on its stream. Set (alloc and free together,
+                                 else GCOL_ERROR_INVALID_ARGUMENT): every device
+                                 allocation of the graph and of the calls on it
+                                 goes through it (see gcol_allocator_t), each
+                                 with the stream of the call that makes it:
+                                 at creation its copies of the input and
+                                 the check's verdict (24 bytes, freed
+                                 before create returns); per gcol_sssp_many_to_many /
+                                 _pred call one scratch block, per
+                                 gcol_sssp_paths call two, each freed on the
+                                 call's stream before it returns (their sizes:
+                                 the "scratch" paragraphs below). The arrays
+                                 are freed by gcol_graph_destroy (see there).
+                                 The solver still sizes its scratch by the
+                                 device's free memory; an allocator that
+                                 cannot give it makes the call return
+                                 GCOL_ERROR_OUT_OF_MEMORY (nothing written,
+                                 the graph unchanged). */
+} gcol_graph_config_t;
+
+/* The defaults (zeroed allocator) with the config header set. Needs no device. */
+GCOL_API gcol_graph_config_t gcol_graph_config_default(void);
+
 /* A graph from a CSR on the device: the arcs of vertex u are
  * d_targets[d_offsets[u] .. d_offsets[u+1]) with weights d_weights[same].
  *   num_vertices  1 .. 2^32 - 1
@@ -597,6 +630,17 @@ typedef struct gcol_graph gcol_graph_t;
 GCOL_API gcol_status_t gcol_graph_create_csr(gcol_graph_t **g, size_t num_vertices, size_t num_edges,
                                     const uint32_t *d_offsets, const uint32_t *d_targets,
                                     const float *d_weights, cudaStream_t s);
+
+/* gcol_graph_create_csr with a config (since 1.4.0): cfg from
+ * gcol_graph_config_default (host; copied, may be freed after the call).
+ * Errors besides gcol_graph_create_csr's: GCOL_ERROR_INVALID_ARGUMENT for a
+ * NULL or refused config (header, allocator), before any device work;
+ * GCOL_ERROR_OUT_OF_MEMORY when cfg->allocator gives no memory (*g NULL,
+ * whatever it gave freed). */
+GCOL_API gcol_status_t gcol_graph_create_csr_with(gcol_graph_t **g, size_t num_vertices, size_t num_edges,
+                                                  const uint32_t *d_offsets, const uint32_t *d_targets,
+                                                  const float *d_weights, const gcol_graph_config_t *cfg,
+                                                  cudaStream_t s);
 
 /* A voxel grid graph. Voxel (x, y, z) is vertex x + nx * (y + ny * z);
  * d_voxel_cost holds nx * ny * nz costs in that order (copied).
@@ -615,15 +659,23 @@ GCOL_API gcol_status_t gcol_graph_create_csr(gcol_graph_t **g, size_t num_vertic
 GCOL_API gcol_status_t gcol_graph_create_grid3d(gcol_graph_t **g, uint32_t nx, uint32_t ny, uint32_t nz,
                                        const float *d_voxel_cost, int connectivity, cudaStream_t s);
 
-/* Free the graph. Waits for the device to finish pending work (cudaFree).
- * NULL is a no-op. */
+/* gcol_graph_create_grid3d with a config (since 1.4.0), as
+ * gcol_graph_create_csr_with: same errors. */
+GCOL_API gcol_status_t gcol_graph_create_grid3d_with(gcol_graph_t **g, uint32_t nx, uint32_t ny, uint32_t nz,
+                                                     const float *d_voxel_cost, int connectivity,
+                                                     const gcol_graph_config_t *cfg, cudaStream_t s);
+
+/* Free the graph. Waits for the device to finish pending work (cudaFree;
+ * with a config's allocator, cudaDeviceSynchronize and then its free, given
+ * stream 0 since no call's work is pending any more). NULL is a no-op. */
 GCOL_API void gcol_graph_destroy(gcol_graph_t *g);
 
 /* Shortest-path distances from every source to every target (engine: see
  * the top of this section). Near-far's device scratch, instead of the heaps
- * below: per running block (2 per SM) 24 bytes per vertex with
- * d_targets NULL, and 28 bytes per vertex plus 8 per target with a target
- * list (its own distance array and two lists of the targets not yet final),
+ * below, is one allocation of 256 bytes plus, per running block (2 per SM),
+ * 24 bytes per vertex with d_targets NULL, and 28 bytes per vertex plus 8
+ * per target with a target list (its own distance array and two lists of
+ * the targets not yet final),
  * blocks limited to what half the free memory holds (e.g. 264 blocks of
  * 34 MB on an H100 for 1.21M vertices and 4,096 targets):
  * d_dist[i * row + j] = distance from d_sources[i] to d_targets[j], INFINITY
@@ -639,9 +691,10 @@ GCOL_API void gcol_graph_destroy(gcol_graph_t *g);
  * With d_targets, a source's search stops once every target's distance is
  * final (near-far: at the first bucket split where every target is at or
  * below the smallest distance still tentative).
- * Asynchronous: nothing synchronizes the host. Device scratch comes from
- * cudaMallocAsync on s and is freed on s: per concurrently running warp a
- * heap of up to 1,057 nodes (270 KB; fewer when many warps share an SM, e.g.
+ * Asynchronous: nothing synchronizes the host. Device scratch (one
+ * allocation per call) comes from the graph's allocator (gcol_graph_config_t;
+ * by default cudaMallocAsync) on s and is freed on s: per concurrently
+ * running warp a heap of up to 1,057 nodes (270 KB; fewer when many warps share an SM, e.g.
  * 576 at 32 warps per SM on an H100) and, with d_targets, a distance array
  * of 4 bytes per vertex; warps are limited to what half the free memory
  * holds. A heap that fills up (up to 33,824 pending pairs) is rebuilt from
@@ -655,7 +708,7 @@ GCOL_API void gcol_graph_destroy(gcol_graph_t *g);
  * Errors: GCOL_ERROR_INVALID_ARGUMENT (NULL g, NULL pointers with work to do,
  * d_targets NULL with num_targets != vertex count, a table too large for
  * size_t); GCOL_ERROR_OUT_OF_MEMORY when not even one warp's scratch (near-far:
- * one block's queues) fits. */
+ * one block's queues) fits, or the graph's allocator gives no memory. */
 GCOL_API gcol_status_t gcol_sssp_many_to_many(const gcol_graph_t *g, const uint32_t *d_sources, size_t num_sources,
                                      const uint32_t *d_targets, size_t num_targets, float *d_dist,
                                      cudaStream_t s);
@@ -719,8 +772,9 @@ GCOL_API gcol_status_t gcol_sssp_many_to_many_pred(const gcol_graph_t *g, const 
  * unreachable, or an id is >= the vertex count (cannot be checked without
  * synchronizing); d_dist tells these apart. source == target gives a path of
  * one vertex (distance 0), unless the grid voxel is an obstacle (empty).
- * Asynchronous. Scratch from cudaMallocAsync on s: the sort of the pairs by
- * source, per pair 16 bytes, max_vertices * 4 bytes, and per running warp a
+ * Asynchronous. Scratch from the graph's allocator (by default
+ * cudaMallocAsync) on s, in two allocations: one for the sort of the pairs by
+ * source, per pair 16 bytes and max_vertices * 4 bytes; one per running warp a
  * heap as gcol_sssp_many_to_many's plus 8 bytes per vertex (distances and
  * predecessors).
  * Errors: GCOL_ERROR_INVALID_ARGUMENT (NULL g, NULL or misaligned pointers

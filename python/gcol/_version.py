@@ -1,2 +1,2 @@
 """The package version; it follows GCOL_VERSION_* in gcol.h (a test checks)."""
-__version__ = "1.3.0"
+__version__ = "1.4.0"

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "gcol/gcol.h" /* gcol_allocator_t */
 
 #if defined(__CUDACC__)
 #define GCOL_HD __host__ __device__
@@ -22,6 +23,10 @@ typedef enum { GCOL_GRAPH_CSR = 1, GCOL_GRAPH_GRID = 2 } gcol_graph_kind_t;
  * derived from the cost array whenever a vertex is expanded (no CSR). */
 #define GCOL_GRAPH_MAGIC 0x47676367u /* a live graph; 0 once destroyed */
 
+/* The size of gcol_graph_config_t in 1.4, where it first appeared: a config
+ * shorter than this cannot be one (fields are only appended later). */
+#define GCOL_GRAPH_CONFIG_SIZE_1_4 sizeof(gcol_graph_config_t)
+
 struct gcol_graph {
   uint32_t magic;
   gcol_graph_kind_t kind;
@@ -37,6 +42,9 @@ struct gcol_graph {
   float mean_w;      /* mean arc weight (grid: mean finite voxel cost x 1.2,
                         about the mean step); the near-far engine's bucket
                         width comes from it */
+  gcol_allocator_t allocator; /* the config's: the arrays above and every
+                                 call's scratch; zeroed: cudaMalloc for the
+                                 arrays, cudaMallocAsync for scratch */
 };
 
 /* Grid directions: index 0..25 names the 26 offsets (dx, dy, dz) in

@@ -8,6 +8,7 @@
 #include "compact/compact_internal.h" /* gcol_exclusive_scan_cub */
 #include "core/api_scope.h"
 #include "core/args.h"
+#include "core/device_alloc.h"
 #include "sssp/path_task.cuh"
 #include "sssp/sssp_solve.cuh"
 
@@ -82,7 +83,7 @@ gcol_status_t paths(const gcol_graph *g, const uint32_t *d_sources, const uint32
   path_bufs b;
   size_t bytes = lay_out_paths(nullptr, num_pairs, max_vertices, temp_bytes, b);
   char *base = nullptr;
-  GCOL_CUDA_TRY(cudaMallocAsync((void **)&base, bytes, s));
+  GCOL_TRY(gcol_device_alloc(&g->allocator, (void **)&base, bytes, s));
   lay_out_paths(base, num_pairs, max_vertices, temp_bytes, b);
   unsigned blocks = (unsigned)((num_pairs + 255) / 256);
   unsigned max_blocks = (unsigned)dev.num_sms * 8;
@@ -111,7 +112,7 @@ gcol_status_t paths(const gcol_graph *g, const uint32_t *d_sources, const uint32
     }
     if (e != cudaSuccess) st = gcol_from_cuda(e);
   }
-  cudaError_t f = cudaFreeAsync(base, s);
+  cudaError_t f = gcol_device_free(&g->allocator, base, bytes, s);
   if (st != GCOL_SUCCESS) return st;
   return gcol_from_cuda(f);
 }

@@ -38,9 +38,10 @@ float nf_delta(const gcol_graph_t *g) {
 /* The policy: which engine runs a table call. Predecessors: the warp
  * engine (near-far has none). Distances only, to all vertices or to a
  * target list: near-far, when one of its blocks per SM fits in half the
- * free device memory (6n words, plus n floats and two target lists with
- * targets: nearfar.cuh), else the warp engine, whose scratch is per warp
- * (4n bytes with targets) and which can run with fewer. Near-far is a block
+ * free device memory (nearfar_fit_in_memory, the sizing the engine runs
+ * with: 6n words, plus n floats and two target lists with targets), else
+ * the warp engine, whose scratch is per warp (4n bytes with targets) and
+ * which can run with fewer. Near-far is a block
  * of 8 warps expanding a bucket of vertices together, where the warp
  * engine expands one vertex per warp step: on the bench's graphs it was
  * 3.3x-9x faster at 256-1,024 sources, and at 4,096 sources with target
@@ -48,21 +49,21 @@ float nf_delta(const gcol_graph_t *g) {
  * grid), 1.24x and 1.41x (road networks) faster, and level on a 6,067-vertex
  * road graph (bench/RESULTS.md, issue 27). A target list of 2^31 or more entries
  * (its pending count is 32-bit) and the hooks' heap size go to the warp
- * engine; the hooks' engine forces either. */
-gcol_status_t pick_engine(const gcol_graph_t *g, bool targets, size_t num_targets, bool pred, int *engine) {
+ * engine; the hooks' engine forces either. *fit: near-far's sizing, set
+ * whenever *engine is ENGINE_NEARFAR. */
+gcol_status_t pick_engine(const gcol_graph_t *g, bool targets, size_t num_targets, bool pred, int *engine,
+                          gcol::detail::nearfar_fit *fit) {
   *engine = ENGINE_WARP;
   if (pred || SSSP_HOOKS.heap_nodes || SSSP_HOOKS.engine == ENGINE_WARP) return GCOL_SUCCESS;
   if (targets && num_targets >= ((size_t)1 << 31)) return GCOL_SUCCESS;
+  GCOL_TRY(gcol::detail::nearfar_fit_in_memory(g->n, targets, num_targets, fit));
   if (SSSP_HOOKS.engine == ENGINE_NEARFAR) {
     *engine = ENGINE_NEARFAR;
     return GCOL_SUCCESS;
   }
   gcol_device_info_t dev;
   GCOL_TRY(gcol_current_device_info(&dev));
-  size_t free_b = 0, total_b = 0;
-  GCOL_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
-  size_t per_block = gcol::detail::nearfar_block_bytes(g->n, targets, num_targets);
-  if (free_b / 2 / per_block >= (size_t)dev.num_sms) *engine = ENGINE_NEARFAR;
+  if (fit->mem_blocks >= (size_t)dev.num_sms) *engine = ENGINE_NEARFAR;
   return GCOL_SUCCESS;
 }
 
@@ -74,9 +75,9 @@ void note_engine(int engine) {
 #endif
 }
 
-/* A distances-only table on the near-far engine. */
-gcol_status_t nearfar_call(const gcol_graph_t *g, const uint32_t *d_sources, size_t num_sources,
-                           const uint32_t *d_targets, size_t num_targets, float *d_dist, cudaStream_t s) {
+/* A distances-only table on the near-far engine, sized by pick_engine's fit. */
+gcol_status_t nearfar_call(const gcol_graph_t *g, const gcol::detail::nearfar_fit &fit, const uint32_t *d_sources,
+                           size_t num_sources, const uint32_t *d_targets, float *d_dist, cudaStream_t s) {
   /* no heap: nothing falls back or refills (the hooks count per call) */
   if (SSSP_HOOKS.d_fallback_sources) GCOL_CUDA_TRY(cudaMemsetAsync(SSSP_HOOKS.d_fallback_sources, 0, 4, s));
   if (SSSP_HOOKS.d_refills) GCOL_CUDA_TRY(cudaMemsetAsync(SSSP_HOOKS.d_refills, 0, 4, s));
@@ -87,13 +88,13 @@ gcol_status_t nearfar_call(const gcol_graph_t *g, const uint32_t *d_sources, siz
     gcol::detail::grid_view v;
     v.cost = g->cost, v.faces = g->faces, v.n = g->n, v.nx = g->nx, v.ny = g->ny;
     gcol_grid_connectivity_class(g->connectivity, &v.max_class);
-    return gcol::detail::nearfar_solve(g, v, d_sources, num_sources, d_targets, num_targets, d_dist, delta,
-                                       threads, max_blocks, s);
+    return gcol::detail::nearfar_solve(g, v, fit, d_sources, num_sources, d_targets, d_dist, delta, threads,
+                                       max_blocks, s);
   }
   gcol::detail::csr_view v;
   v.off = g->offsets, v.tgt = g->targets, v.w = g->weights;
-  return gcol::detail::nearfar_solve(g, v, d_sources, num_sources, d_targets, num_targets, d_dist, delta,
-                                     threads, max_blocks, s);
+  return gcol::detail::nearfar_solve(g, v, fit, d_sources, num_sources, d_targets, d_dist, delta, threads,
+                                     max_blocks, s);
 }
 
 gcol_status_t table_call(const gcol_graph_t *g, const uint32_t *d_sources, size_t num_sources,
@@ -120,7 +121,8 @@ gcol_status_t table_call(const gcol_graph_t *g, const uint32_t *d_sources, size_
   GCOL_TRY(gcol_check_dptrs_device(a, GCOL_NARGS(a)));
   size_t row = d_targets ? num_targets : g->n;
   int engine = ENGINE_WARP;
-  GCOL_TRY(pick_engine(g, d_targets != NULL, num_targets, d_pred != NULL, &engine));
+  gcol::detail::nearfar_fit fit;
+  GCOL_TRY(pick_engine(g, d_targets != NULL, num_targets, d_pred != NULL, &engine, &fit));
   note_engine(engine);
   if (d_pred) {
     GCOL_TRY(gcol_check_dptr_room("d_dist", d_dist, cells * 4, "num_sources x num_targets floats"));
@@ -128,7 +130,7 @@ gcol_status_t table_call(const gcol_graph_t *g, const uint32_t *d_sources, size_
     table_task<true> t = {g->n, d_sources, d_targets, row, d_dist, d_pred};
     return solve_on(g, t, num_sources, d_targets != NULL, d_targets, num_targets, s);
   }
-  if (engine == ENGINE_NEARFAR) return nearfar_call(g, d_sources, num_sources, d_targets, num_targets, d_dist, s);
+  if (engine == ENGINE_NEARFAR) return nearfar_call(g, fit, d_sources, num_sources, d_targets, d_dist, s);
   table_task<false> t = {g->n, d_sources, d_targets, row, d_dist, NULL};
   return solve_on(g, t, num_sources, d_targets != NULL, d_targets, num_targets, s);
 }

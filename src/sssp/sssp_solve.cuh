@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "core/common.h"
+#include "core/device_alloc.h"
 #include "core/test_hooks.h"
 #include "sssp/graph_internal.h"
 #include "sssp/sssp_internal.h"
@@ -117,7 +118,7 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32, 8)
   }
 }
 
-/* A bump allocator over one cudaMallocAsync block. */
+/* A bump allocator over one block of the graph's allocator. */
 struct carve {
   char *base = nullptr;
   size_t used = 0;
@@ -269,7 +270,8 @@ gcol_status_t solve(const gcol_graph *g, G view, const Task &task, size_t num_it
   heap_store prim, fb;
   carve c;
   lay_out(c, g, p, nd, num_items, job, prim, fb);
-  GCOL_CUDA_TRY(cudaMallocAsync((void **)&c.base, c.used, s));
+  const size_t bytes = c.used;
+  GCOL_TRY(gcol_device_alloc(&g->allocator, (void **)&c.base, bytes, s));
   c.used = 0;
   lay_out(c, g, p, nd, num_items, job, prim, fb);
 
@@ -297,7 +299,7 @@ gcol_status_t solve(const gcol_graph *g, G view, const Task &task, size_t num_it
   if (e == cudaSuccess && SSSP_HOOKS.d_fallback_sources)
     e = cudaMemcpyAsync(SSSP_HOOKS.d_fallback_sources, job.queue_len, sizeof(uint32_t),
                         cudaMemcpyDeviceToDevice, s);
-  cudaError_t f = cudaFreeAsync(c.base, s);
+  cudaError_t f = gcol_device_free(&g->allocator, c.base, bytes, s);
   if (e != cudaSuccess) return gcol_from_cuda(e);
   return gcol_from_cuda(f);
 }
