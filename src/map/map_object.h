@@ -95,6 +95,11 @@ table_t table_shape(const oa_object *m, uint32_t nb);
 gcol_status_t table_create(const oa_object *m, uint32_t nb, bool fill, table_t *early, cudaStream_t s,
                            table_t *out);
 
+/* Zero the published bits after a table's slots, where it has them (8-byte-
+ * key pairs claimed key first: table_ref::key_cas, map_tile.cuh); every
+ * fill of a map's table and every rehash into one does it. */
+cudaError_t clear_pub_bits(const oa_object *m, void *slots, size_t num_slots, cudaStream_t s);
+
 /* Make nt the map's table and free the old one (stream-ordered on s). */
 gcol_status_t table_install(oa_object *m, const table_t &nt, cudaStream_t s);
 

@@ -133,9 +133,14 @@ __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) stage_kernel(table_ref fro
   /* the segment, in order: staged pairs then empty slots in each bucket */
   const slot_t empty = L::make(sentinel_key<key_of<SB>>(to.empty_key), to.empty_value);
   slot_t *out = static_cast<slot_t *>(to.slots) + (size_t)seg0 * BS;
+  /* pairs claimed key first: a moved value equal to empty_value is
+     published by its bit (map_tile.cuh; rehash zeroed the bits) */
+  const bool mark = SB == SLOT_PAIR16 && split_claim(to);
   for (unsigned s = threadIdx.x; s < seg_n * BS; s += blockDim.x) {
     unsigned b = s / BS, pos = s % BS;
     out[s] = pos < fill[b] ? stage[s] : empty;
+    if constexpr (SB == SLOT_PAIR16)
+      if (mark && pos < fill[b] && L::value(stage[s]) == to.empty_value) mark_published(to, out + s);
   }
 }
 

@@ -269,6 +269,7 @@ gcol_status_t oa_clear(oa_object *o, cudaStream_t s) {
   o->used_bound = 0;
   o->may_have_tombstones = 0;
   GCOL_CUDA_TRY(cudaMemsetAsync(o->t.state, 0, sizeof(map_state), s));
+  GCOL_CUDA_TRY(clear_pub_bits(o, o->t.slots, o->num_slots, s));
   return gcol_from_cuda(with_ops(o, [&](auto ops) { return ops.fill(o->l, o->t, o->num_slots, s); }));
 }
 

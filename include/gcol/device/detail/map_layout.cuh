@@ -5,7 +5,10 @@
  *  - SLOT_PAIR8: 4-byte key and value packed in 8 bytes (one 64-bit CAS
  *    claims the pair);
  *  - SLOT_PAIR16: any other pair, key word + value word, 64 bits each,
- *    zero-extended (on sm_90 one 128-bit CAS claims the pair);
+ *    zero-extended (on sm_90 one 128-bit CAS claims the pair; before, the
+ *    key word is claimed first and a bit per slot after the slots says
+ *    when a value equal to empty_value is published: wait_pair16 in
+ *    map_tile.cuh);
  *  - SLOT_KEY4 / SLOT_KEY8: keys only (sets, multisets; VB = 0), 4 or 8
  *    bytes, one CAS of the slot's width;
  *  - SLOT_KEY16: 16-byte keys only (GCOL_U128), one 128-bit CAS (sm_90 only:
@@ -83,8 +86,14 @@ struct table_ref {
   unsigned long long capacity; /* slots */
   uint32_t num_buckets;        /* prime, < 2^31 */
   int key_cas;                 /* 16-byte slots: claim with a 64-bit CAS on the
-                                  key then store the value (pre-sm_90 scheme) */
+                                  key then store the value (pre-sm_90 scheme;
+                                  SLOT_PAIR16 tables then carry published
+                                  bits after the slots, pub_bits_bytes) */
 };
+
+/* Bytes of the published bits that follow the slots of a SLOT_PAIR16 table
+ * claimed key first (key_cas; the protocol is in map_tile.cuh). */
+__host__ __device__ inline size_t pub_bits_bytes(size_t slots) { return (slots + 31) / 32 * 4; }
 
 /* Slot kinds (see the top). SLOT_KEY8 is 8 bytes too; its value only tells
  * it apart from SLOT_PAIR8. */

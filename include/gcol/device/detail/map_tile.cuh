@@ -251,6 +251,119 @@ __device__ __forceinline__ bool erase_pair32(S *p, key16 key, const table_ref &t
   return true;
 }
 
+/* ---- 8-byte-key pairs claimed key first (SLOT_PAIR16 without CAS128) -------
+ * Before sm_90 (or with key_cas forced by a test) no CAS covers a 16-byte
+ * pair: the claimer CASes the key word, then stores the value word. A reader
+ * that finds the key must know whether the value is there yet. A free slot's
+ * value word holds empty_value, so the value word alone tells "published"
+ * apart from "claimed" only when the value differs from empty_value; every
+ * 64-bit value is a legal user value. Designs weighed:
+ *  - reserve a value state, or steal a key or value bit: users may store any
+ *    64-bit value and key (only empty_key and erased_key are reserved);
+ *  - a third reserved "claiming" key: shrinks the key space (refused);
+ *  - claim through the value word first: a published pair whose value is
+ *    empty_value reads as free to it, so two claimers can take one slot;
+ *  - a tag word per slot (SLOT_PAIR32's): 24 -> 32-byte slots, twice the
+ *    memory and DRAM traffic of every pre-sm_90 pair table;
+ *  - chosen: a published bit per slot, after the slots (1/128 more memory,
+ *    only in tables claimed this way: table_ref::key_cas), consulted only
+ *    when a reader sees the value word equal to empty_value. Rule: a claimed
+ *    pair is published iff its value word != empty_value or its bit is set.
+ *    A claimer with value != empty_value publishes with the value store (no
+ *    bit); one with value == empty_value is published by its key CAS (the
+ *    free slot holds empty_value already) and sets the bit. Whoever later
+ *    makes the value word empty_value (an assign, an apply whose result is
+ *    empty_value) sets the bit after its write; erase clears it. So the
+ *    common path touches no bit, and exactness needs no bound: a reader
+ *    seeing (key, empty_value) without the bit waits for either (wait_pair16),
+ *    and the thread that owes it (the claimer, or the writer of
+ *    empty_value) has already done its CAS or write and runs straight-line
+ *    code to the bit or the value store, with no barrier or collective in
+ *    between. Forward progress: that thread is resident (it is running);
+ *    within one warp (tiles of one warp, or a thread per key) Volta's
+ *    independent thread scheduling runs the diverged claimer while the
+ *    waiter sleeps (__nanosleep), and a tile never waits on itself (one key
+ *    per tile at a time, the claim completes before the tile's next
+ *    collective). The sm_90 path (CAS128) never reads or writes the bits.
+ * Inserts and erases never share a bulk kernel (and must not share a user
+ * kernel), so a bit is never cleared under a reader. */
+__device__ __forceinline__ bool split_claim(const table_ref &t) {
+#if __CUDA_ARCH__ >= 900
+  return t.key_cas;
+#else
+  (void)t;
+  return true; /* no 128-bit CAS */
+#endif
+}
+
+/* The published bits of a SLOT_PAIR16 table claimed key first: one bit per
+ * slot after its capacity * 16 bytes of slots (the host allocates them with
+ * key_cas; table_shape). NULL without key_cas: only code built for an older
+ * GPU than it runs on splits a claim then, and takes empty_value as
+ * published (no bits to wait on). */
+__device__ __forceinline__ unsigned *pub_bits(const table_ref &t) {
+  return t.key_cas ? reinterpret_cast<unsigned *>(static_cast<char *>(t.slots) + t.capacity * 16) : nullptr;
+}
+__device__ __forceinline__ size_t pair16_index(const table_ref &t, const void *p) {
+  return (size_t)(static_cast<const char *>(p) - static_cast<const char *>(t.slots)) / 16;
+}
+/* Set (or clear) the published bit of the slot at p. */
+__device__ __forceinline__ void mark_published(const table_ref &t, const void *p, bool on = true) {
+  unsigned *b = pub_bits(t);
+  if (!b) return;
+  size_t i = pair16_index(t, p);
+  if (on) atomicOr(b + i / 32, 1u << (i % 32));
+  else atomicAnd(b + i / 32, ~(1u << (i % 32)));
+}
+
+__device__ __forceinline__ unsigned long long load_relaxed_u64(const unsigned long long *p) {
+  unsigned long long r;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(r) : "l"(p) : "memory");
+  return r;
+}
+__device__ __forceinline__ unsigned load_relaxed_u32(const unsigned *p) {
+  unsigned r;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
+  return r;
+}
+
+/* The value of a claimed pair whose value word was seen as `seen`: at once
+ * unless it is empty_value, else once published (value != empty_value, or
+ * the bit set: see above). Exact, and unbounded only while a running
+ * thread owes the publication. */
+__device__ __forceinline__ uint64_t wait_pair16(const table_ref &t, unsigned long long *v, uint64_t seen) {
+  if (seen != t.empty_value) return seen;
+  const unsigned *b = pub_bits(t);
+  if (!b) return seen;
+  const size_t i = pair16_index(t, v);
+  for (;;) {
+    if (load_relaxed_u32(b + i / 32) >> (i % 32) & 1) return load_relaxed_u64(v);
+    uint64_t x = load_relaxed_u64(v);
+    if (x != t.empty_value) return x;
+    __nanosleep(32);
+  }
+}
+
+/* Whether a value word may hold `ev` after an apply computed `nv` (the bits
+ * of op(old, value)): exact for integers and float MIN/MAX (CAS loops);
+ * float ADD is the hardware's atomic, which may flush subnormals to zero
+ * and pick its own NaN, so near zero and NaN answer yes to be safe (a bit
+ * set on a published pair is harmless). */
+__device__ __forceinline__ bool may_be_word(uint64_t nv, uint64_t ev, int vtype) {
+  if (nv == ev) return true;
+  if (vtype == GCOL_F32) {
+    const uint32_t a = (uint32_t)nv & 0x7fffffffu, e = (uint32_t)ev & 0x7fffffffu;
+    if (ev >> 32) return false; /* 4-byte values are zero-extended */
+    return (a > 0x7f800000u && e > 0x7f800000u) || (a < 0x00800000u && e < 0x00800000u);
+  }
+  if (vtype == GCOL_F64) {
+    const uint64_t a = nv & 0x7fffffffffffffffull, e = ev & 0x7fffffffffffffffull;
+    return (a > 0x7ff0000000000000ull && e > 0x7ff0000000000000ull) ||
+           (a < 0x0010000000000000ull && e < 0x0010000000000000ull);
+  }
+  return false;
+}
+
 /* ---- find ------------------------------------------------------------- */
 template <int T, int SB, class Tile>
 __device__ __forceinline__ bool tile_find(const Tile &tile, const table_ref &t, key_of<SB> key, uint64_t h,
@@ -268,6 +381,8 @@ __device__ __forceinline__ bool tile_find(const Tile &tile, const table_ref &t, 
       uint64_t v = m ? layout<SB>::value(pick(c, __ffs(m) - 1)) : 0;
       if constexpr (SB == SLOT_PAIR32) /* a concurrent insert's value may not have landed yet */
         if (m && pick(c, __ffs(m) - 1).tag != TAG_PUBLISHED) v = wait_published(&slot_at(cp, __ffs(m) - 1)->v);
+      if constexpr (SB == SLOT_PAIR16) /* the same, for pairs claimed key first */
+        if (m && v == t.empty_value && split_claim(t)) v = wait_pair16(t, &slot_at(cp, __ffs(m) - 1)->v, v);
       value = tile.shfl(v, __ffs(who) - 1);
       return true;
     }
@@ -301,8 +416,12 @@ __device__ __forceinline__ bool tile_erase(const Tile &tile, const table_ref &t,
           ok = erase_pair32(p, key, t);
         } else {
           ok = atomicCAS(&p->k, (unsigned long long)key, (unsigned long long)t.erased_key) == key;
-          /* an erased slot holds empty_value, which the pre-sm_90 claim relies on */
-          if (ok) atomicExch(&p->v, (unsigned long long)t.empty_value);
+          /* a free slot holds empty_value and no published bit, which the
+           * key-first claim relies on */
+          if (ok) {
+            atomicExch(&p->v, (unsigned long long)t.empty_value);
+            if (split_claim(t)) mark_published(t, p, false);
+          }
         }
       }
       /* a failed CAS means a duplicate of this key in the batch erased it */
@@ -316,8 +435,11 @@ __device__ __forceinline__ bool tile_erase(const Tile &tile, const table_ref &t,
 /* ---- insert family ------------------------------------------------------ */
 
 /* Claim a free slot that was observed as obs. On failure *now is what the
- * slot holds (its value word only trustworthy with 8-byte slots or CAS128). */
-template <int SB>
+ * slot holds (its value word only trustworthy with 8-byte slots or CAS128).
+ * MARK: SLOT_PAIR16 claimed key first sets the published bit of a value
+ * equal to empty_value (false: the table has no bits, as the multimap's,
+ * whose readers never run beside its inserts). */
+template <int SB, bool MARK = true>
 __device__ __forceinline__ bool claim(typename layout<SB>::slot_t *p, typename layout<SB>::slot_t obs,
                                       key_of<SB> key, uint64_t value, const table_ref &t,
                                       typename layout<SB>::slot_t *now) {
@@ -356,27 +478,74 @@ __device__ __forceinline__ bool claim(typename layout<SB>::slot_t *p, typename l
     }
 #endif
     (void)key_cas;
-    /* Before sm_90 there is no 128-bit CAS: claim the key, then publish the
-     * value. Readers that need the value wait for it (wait_value). */
+    /* No 128-bit CAS: claim the key, then publish the value (the protocol
+     * above wait_pair16). The free slot's value word holds empty_value. */
     unsigned long long old = atomicCAS(&p->k, obs.k, (unsigned long long)key);
     now->k = old;
     now->v = obs.v;
     if (old != obs.k) return false;
-    atomicExch(&p->v, (unsigned long long)value);
+    if (value != t.empty_value) atomicExch(&p->v, (unsigned long long)value);
+    else if (MARK) mark_published(t, p); /* published by the key CAS itself */
     return true;
   }
 }
 
-/* Pre-sm_90 scheme only: wait (bounded) until the claimer published the value.
- * If the published value is itself empty_value, the wait ends at its bound
- * and empty_value is the right answer. */
-__device__ __forceinline__ uint64_t wait_value(unsigned long long *v, uint64_t empty_value) {
-  uint64_t x = *reinterpret_cast<volatile unsigned long long *>(v);
-  for (int i = 0; x == empty_value && i < (1 << 14); ++i) {
-    __nanosleep(128);
-    x = *reinterpret_cast<volatile unsigned long long *>(v);
+/* atomic_apply_word returning the bits of op(old, value) it stored (exact:
+ * native atomics return old, CAS loops know what they wrote); for the
+ * key-first pairs, which must know when an apply leaves empty_value. */
+__device__ __forceinline__ uint64_t atomic_apply_word_new(unsigned long long *w, uint64_t v, int op, int vtype) {
+  unsigned *w32 = reinterpret_cast<unsigned *>(w);
+  switch (vtype) {
+    case GCOL_U32:
+    case GCOL_I32: {
+      unsigned old;
+      if (op == GCOL_OP_ADD) old = atomicAdd(w32, (unsigned)v);
+      else if (vtype == GCOL_U32) old = op == GCOL_OP_MIN ? atomicMin(w32, (unsigned)v) : atomicMax(w32, (unsigned)v);
+      else
+        old = (unsigned)(op == GCOL_OP_MIN ? atomicMin(reinterpret_cast<int *>(w32), (int)(uint32_t)v)
+                                           : atomicMax(reinterpret_cast<int *>(w32), (int)(uint32_t)v));
+      return combine_bits(old, v, op, vtype);
+    }
+    case GCOL_U64:
+    case GCOL_I64: {
+      unsigned long long old;
+      if (op == GCOL_OP_ADD) old = atomicAdd(w, (unsigned long long)v);
+      else if (vtype == GCOL_U64) old = op == GCOL_OP_MIN ? atomicMin(w, (unsigned long long)v) : atomicMax(w, (unsigned long long)v);
+      else
+        old = (unsigned long long)(op == GCOL_OP_MIN ? atomicMin(reinterpret_cast<long long *>(w), (long long)v)
+                                                     : atomicMax(reinterpret_cast<long long *>(w), (long long)v));
+      return combine_bits(old, v, op, vtype);
+    }
+    case GCOL_F32:
+      if (op == GCOL_OP_ADD)
+        return combine_bits(__float_as_uint(atomicAdd(reinterpret_cast<float *>(w32), __uint_as_float((uint32_t)v))), v, op,
+                            vtype);
+      break;
+    default:
+      if (op == GCOL_OP_ADD)
+        return combine_bits((uint64_t)__double_as_longlong(atomicAdd(reinterpret_cast<double *>(w), __longlong_as_double((long long)v))),
+                            v, op, vtype);
+      break;
   }
-  return x;
+  /* float MIN/MAX */
+  if (vtype == GCOL_F32) {
+    unsigned cur = *reinterpret_cast<volatile unsigned *>(w32);
+    for (;;) {
+      unsigned nv = (unsigned)combine_bits(cur, v, op, vtype);
+      if (nv == cur) return nv;
+      unsigned old = atomicCAS(w32, cur, nv);
+      if (old == cur) return nv;
+      cur = old;
+    }
+  }
+  unsigned long long cur = *reinterpret_cast<volatile unsigned long long *>(w);
+  for (;;) {
+    unsigned long long nv = combine_bits(cur, v, op, vtype);
+    if (nv == cur) return nv;
+    unsigned long long old = atomicCAS(w, cur, nv);
+    if (old == cur) return nv;
+    cur = old;
+  }
 }
 
 /* What an insert does to a slot that already holds its key; run by one lane.
@@ -402,7 +571,19 @@ __device__ __forceinline__ uint64_t on_present(typename layout<SB>::slot_t *p, t
        * assign or apply comes after the claimer's value */
       if (obs.tag != TAG_PUBLISHED) stored = wait_published(&p->v);
     } else {
-      if (t.key_cas && a.mode != UPSERT_ASSIGN) stored = wait_value(&p->v, t.empty_value);
+      if (split_claim(t)) {
+        /* the same for pairs claimed key first (wait_pair16); whoever
+         * leaves empty_value in the word publishes it with the bit */
+        stored = wait_pair16(t, &p->v, obs.v);
+        if (a.mode == UPSERT_ASSIGN) {
+          atomicExch(&p->v, (unsigned long long)value);
+          if (value == t.empty_value) mark_published(t, p);
+          return value;
+        }
+        if (a.mode == UPSERT_APPLY && may_be_word(atomic_apply_word_new(&p->v, value, a.op, a.vtype), t.empty_value, a.vtype))
+          mark_published(t, p);
+        return stored;
+      }
     }
     if (a.mode == UPSERT_ASSIGN) atomicExch(&p->v, (unsigned long long)value), stored = value;
     else if (a.mode == UPSERT_APPLY) atomic_apply_word(&p->v, value, a.op, a.vtype);
