@@ -24,6 +24,8 @@ struct oa_object {
   int kb, vb;                      /* key and value widths in bytes (vb 0: keys only) */
   gcol::detail::table_ref t;       /* what the kernels see */
   gcol::detail::launch_cfg l;      /* tile, block size, SM count */
+  int needs_key_cas;               /* the kernels cannot CAS 128 bits (oa_init):
+                                      t.key_cas stays 1 */
   size_t num_slots;
   size_t table_bytes;              /* bytes at t.slots */
   cudaStream_t last;               /* stream of the last call: destroy frees on it */

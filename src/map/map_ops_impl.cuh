@@ -275,6 +275,16 @@ cudaError_t oa_ops<KB, VB>::retrieve(const launch_cfg &l, const table_ref &t, si
   return cudaGetLastError();
 }
 
+template <int KB, int VB>
+int oa_ops<KB, VB>::code_arch() {
+  cudaFuncAttributes a;
+  if (cudaFuncGetAttributes(&a, fill_kernel<slot_of<KB, VB>()>) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return a.ptxVersion;
+}
+
 }  // namespace detail
 }  // namespace gcol
 #endif

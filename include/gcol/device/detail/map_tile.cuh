@@ -298,9 +298,11 @@ __device__ __forceinline__ bool split_claim(const table_ref &t) {
 
 /* The published bits of a SLOT_PAIR16 table claimed key first: one bit per
  * slot after its capacity * 16 bytes of slots (the host allocates them with
- * key_cas; table_shape). NULL without key_cas: only code built for an older
- * GPU than it runs on splits a claim then, and takes empty_value as
- * published (no bits to wait on). */
+ * key_cas, table_shape, and sets key_cas wherever its own kernels lack the
+ * 128-bit CAS: oa_init). NULL without key_cas: only a user's kernel built
+ * for an older GPU than the library's code splits a claim then; it takes
+ * empty_value as published (no bits to wait on, none written out of
+ * bounds). Build device-API kernels for the GPU they run on. */
 __device__ __forceinline__ unsigned *pub_bits(const table_ref &t) {
   return t.key_cas ? reinterpret_cast<unsigned *>(static_cast<char *>(t.slots) + t.capacity * 16) : nullptr;
 }
