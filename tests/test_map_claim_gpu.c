@@ -19,10 +19,16 @@ typedef struct {
 static const claim_pair_t claim_pairs[] = {{GCOL_U64, GCOL_U64}, {GCOL_U32, GCOL_I64}, {GCOL_I64, GCOL_U32}};
 enum { CLAIM_PAIRS = 3 };
 
+/* want, or GCOL_TEST_MAX_N when smaller (the tests skip below 1000). */
 static size_t claim_n(size_t want) {
   size_t cap = test_max_n();
   return want < cap ? want : cap;
 }
+#define CLAIM_SIZES_OR_SKIP()                  \
+  do {                                         \
+    REQUIRE_GPU();                             \
+    if (test_max_n() < 1000) return TEST_SKIP; \
+  } while (0)
 
 /* A fixed map claimed key first with probing tile `tile`, the direct apply
  * path (no shared-memory grouping), or growable when asked. */
@@ -85,7 +91,7 @@ static test_result_t check_find(gcol_map_t *m, const claim_batch_t *b, size_t n,
  * empty_value, erase and insert again (the bits of erased slots cleared),
  * apply onto empty_value and into it, and retrieve_all. */
 static test_result_t empty_values(gcol_type_t kt, gcol_type_t vt, int tile) {
-  REQUIRE_GPU();
+  CLAIM_SIZES_OR_SKIP();
   const size_t n = claim_n(60000), kb = gcol_type_size(kt), vb = gcol_type_size(vt);
   const uint64_t ev = ones(vb);
   claim_batch_t b;
@@ -203,7 +209,7 @@ TEST(map_claim_empty_values) {
 /* A growable map moves pairs of value empty_value through its rebuilds
  * (the rebuild sets their bits): find and apply after each growth. */
 TEST(map_claim_growth_keeps_empty_values) {
-  REQUIRE_GPU();
+  CLAIM_SIZES_OR_SKIP();
   const size_t n = claim_n(80000), kb = 8, vb = 8;
   claim_batch_t b;
   CHECK(batch_alloc(&b, n, kb, vb) == 0);
@@ -240,7 +246,7 @@ TEST(map_claim_growth_keeps_empty_values) {
  * insert_or_apply sums (and MIN, MAX) exact, with the claim racing the
  * applies of the key's twins in one batch. */
 static test_result_t apply_duplicates(gcol_type_t kt, gcol_type_t vt, gcol_op_t op, int tile, size_t n, size_t d) {
-  REQUIRE_GPU();
+  CLAIM_SIZES_OR_SKIP();
   n = claim_n(n);
   if (d > n / 2) d = n / 2 ? n / 2 : 1;
   const size_t kb = gcol_type_size(kt), vb = gcol_type_size(vt);
@@ -310,7 +316,7 @@ TEST(map_claim_apply_duplicates_in_batch) {
  * empty_value: every copy of a key returns the one stored value, exactly
  * one copy inserted it, and find agrees right after. */
 TEST(map_claim_insert_and_find_duplicates) {
-  REQUIRE_GPU();
+  CLAIM_SIZES_OR_SKIP();
   for (int p = 0; p < CLAIM_PAIRS; ++p)
     for (int tile = 2; tile <= 4; tile += 2) {
       const size_t n = claim_n(150000), d = n / 8 + 1;
@@ -372,7 +378,7 @@ TEST(map_claim_insert_and_find_duplicates) {
  * every other key) on one stream racing insert_and_find on the other, whose
  * outputs must be the value finally stored. */
 static test_result_t two_streams(gcol_type_t kt, gcol_type_t vt, int tile) {
-  REQUIRE_GPU();
+  CLAIM_SIZES_OR_SKIP();
   const size_t n = claim_n(400000), kb = gcol_type_size(kt), vb = gcol_type_size(vt);
   const uint64_t ev = ones(vb);
   claim_batch_t a, c;
