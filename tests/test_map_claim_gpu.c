@@ -2,7 +2,7 @@
  * the 128-bit CAS: GPUs before sm_90, forced here on any GPU through
  * gcol_map_set_policy_for_testing's key_cas). The claimer CASes the key
  * word, then publishes the value; a pair whose value is empty_value is
- * published by a bit per slot (map_tile.cuh, wait_pair16). Every check is
+ * published by a bit per slot (map_tile.cuh, pair16_wait). Every check is
  * exact: values equal to empty_value, duplicates racing in one batch,
  * kernels of two streams on the same keys, and results read right after.
  * Filter: map_claim_ (each test runs the forced scheme; on a GPU before

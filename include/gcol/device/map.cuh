@@ -238,7 +238,8 @@ class map_view {
   static_assert(sizeof(Value) == 4 || sizeof(Value) == 8, "values are 4 or 8 bytes");
 
  protected:
-  static constexpr int SB = detail::slot_of<sizeof(Key), sizeof(Value)>(); /* slot kind */
+  /* slot kind; 8-byte-key pairs as SLOT_PAIR16K: the view's key_cas picks the claim scheme */
+  static constexpr int SB = detail::slot_for_scheme<detail::slot_of<sizeof(Key), sizeof(Value)>(), 1>();
   gcol_map_view_t v_;
 
  public:

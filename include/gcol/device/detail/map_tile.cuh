@@ -271,11 +271,12 @@ __device__ __forceinline__ bool erase_pair32(S *p, key16 key, const table_ref &t
  *    pair is published iff its value word != empty_value or its bit is set.
  *    A claimer with value != empty_value publishes with the value store (no
  *    bit); one with value == empty_value is published by its key CAS (the
- *    free slot holds empty_value already) and sets the bit. Whoever later
- *    makes the value word empty_value (an assign, an apply whose result is
- *    empty_value) sets the bit after its write; erase clears it. So the
- *    common path touches no bit, and exactness needs no bound: a reader
- *    seeing (key, empty_value) without the bit waits for either (wait_pair16),
+ *    free slot holds empty_value already) and sets the bit. An assign or
+ *    apply reads the word back after its write and sets the bit if it reads
+ *    empty_value (the last writer reads its own result, whatever the op's
+ *    rounding); erase clears it. So the common path touches no bit, and
+ *    exactness needs no bound: a reader
+ *    seeing (key, empty_value) without the bit waits for either (pair16_wait),
  *    and the thread that owes it (the claimer, or the writer of
  *    empty_value) has already done its CAS or write and runs straight-line
  *    code to the bit or the value store, with no barrier or collective in
@@ -287,9 +288,10 @@ __device__ __forceinline__ bool erase_pair32(S *p, key16 key, const table_ref &t
  *    collective). The sm_90 path (CAS128) never reads or writes the bits.
  * Inserts and erases never share a bulk kernel (and must not share a user
  * kernel), so a bit is never cleared under a reader. */
+template <int SB>
 __device__ __forceinline__ bool split_claim(const table_ref &t) {
 #if __CUDA_ARCH__ >= 900
-  return t.key_cas;
+  return SB == SLOT_PAIR16K && t.key_cas; /* SLOT_PAIR16: always CAS128 (map_layout.cuh) */
 #else
   (void)t;
   return true; /* no 128-bit CAS */
@@ -299,23 +301,23 @@ __device__ __forceinline__ bool split_claim(const table_ref &t) {
 /* The published bits of a SLOT_PAIR16 table claimed key first: one bit per
  * slot after its capacity * 16 bytes of slots (the host allocates them with
  * key_cas, table_shape, and sets key_cas wherever its own kernels lack the
- * 128-bit CAS: oa_init). NULL without key_cas: only a user's kernel built
+ * 128-bit CAS: oa_init). None without key_cas: only a user's kernel built
  * for an older GPU than the library's code splits a claim then; it takes
  * empty_value as published (no bits to wait on, none written out of
- * bounds). Build device-API kernels for the GPU they run on. */
-__device__ __forceinline__ unsigned *pub_bits(const table_ref &t) {
-  return t.key_cas ? reinterpret_cast<unsigned *>(static_cast<char *>(t.slots) + t.capacity * 16) : nullptr;
-}
-__device__ __forceinline__ size_t pair16_index(const table_ref &t, const void *p) {
-  return (size_t)(static_cast<const char *>(p) - static_cast<const char *>(t.slots)) / 16;
+ * bounds). Build device-API kernels for the GPU they run on. p: the slot
+ * or its value word. */
+__device__ __forceinline__ unsigned *pub_word(const table_ref &t, const void *p, unsigned &mask) {
+  const size_t off = (size_t)(static_cast<const char *>(p) - static_cast<const char *>(t.slots));
+  mask = 1u << ((off >> 4) & 31);
+  return reinterpret_cast<unsigned *>(static_cast<char *>(t.slots) + t.capacity * 16 + (off >> 9) * 4);
 }
 /* Set (or clear) the published bit of the slot at p. */
 __device__ __forceinline__ void mark_published(const table_ref &t, const void *p, bool on = true) {
-  unsigned *b = pub_bits(t);
-  if (!b) return;
-  size_t i = pair16_index(t, p);
-  if (on) atomicOr(b + i / 32, 1u << (i % 32));
-  else atomicAnd(b + i / 32, ~(1u << (i % 32)));
+  if (!t.key_cas) return;
+  unsigned mask;
+  unsigned *w = pub_word(t, p, mask);
+  if (on) atomicOr(w, mask);
+  else atomicAnd(w, ~mask);
 }
 
 __device__ __forceinline__ unsigned long long load_relaxed_u64(const unsigned long long *p) {
@@ -329,41 +331,19 @@ __device__ __forceinline__ unsigned load_relaxed_u32(const unsigned *p) {
   return r;
 }
 
-/* The value of a claimed pair whose value word was seen as `seen`: at once
- * unless it is empty_value, else once published (value != empty_value, or
- * the bit set: see above). Exact, and unbounded only while a running
- * thread owes the publication. */
-__device__ __forceinline__ uint64_t wait_pair16(const table_ref &t, unsigned long long *v, uint64_t seen) {
-  if (seen != t.empty_value) return seen;
-  const unsigned *b = pub_bits(t);
-  if (!b) return seen;
-  const size_t i = pair16_index(t, v);
+/* The value of a claimed pair whose value word read empty_value, once
+ * published (value != empty_value, or the bit set: see above). Exact, and
+ * unbounded only while a running thread owes the publication. */
+__device__ __forceinline__ uint64_t pair16_wait(const table_ref &t, const unsigned long long *v) {
+  if (!t.key_cas) return t.empty_value;
+  unsigned mask;
+  const unsigned *w = pub_word(t, v, mask);
   for (;;) {
-    if (load_relaxed_u32(b + i / 32) >> (i % 32) & 1) return load_relaxed_u64(v);
+    if (load_relaxed_u32(w) & mask) return load_relaxed_u64(v);
     uint64_t x = load_relaxed_u64(v);
     if (x != t.empty_value) return x;
     __nanosleep(32);
   }
-}
-
-/* Whether a value word may hold `ev` after an apply computed `nv` (the bits
- * of op(old, value)): exact for integers and float MIN/MAX (CAS loops);
- * float ADD is the hardware's atomic, which may flush subnormals to zero
- * and pick its own NaN, so near zero and NaN answer yes to be safe (a bit
- * set on a published pair is harmless). */
-__device__ __forceinline__ bool may_be_word(uint64_t nv, uint64_t ev, int vtype) {
-  if (nv == ev) return true;
-  if (vtype == GCOL_F32) {
-    const uint32_t a = (uint32_t)nv & 0x7fffffffu, e = (uint32_t)ev & 0x7fffffffu;
-    if (ev >> 32) return false; /* 4-byte values are zero-extended */
-    return (a > 0x7f800000u && e > 0x7f800000u) || (a < 0x00800000u && e < 0x00800000u);
-  }
-  if (vtype == GCOL_F64) {
-    const uint64_t a = nv & 0x7fffffffffffffffull, e = ev & 0x7fffffffffffffffull;
-    return (a > 0x7ff0000000000000ull && e > 0x7ff0000000000000ull) ||
-           (a < 0x0010000000000000ull && e < 0x0010000000000000ull);
-  }
-  return false;
 }
 
 /* ---- find ------------------------------------------------------------- */
@@ -383,8 +363,8 @@ __device__ __forceinline__ bool tile_find(const Tile &tile, const table_ref &t, 
       uint64_t v = m ? layout<SB>::value(pick(c, __ffs(m) - 1)) : 0;
       if constexpr (SB == SLOT_PAIR32) /* a concurrent insert's value may not have landed yet */
         if (m && pick(c, __ffs(m) - 1).tag != TAG_PUBLISHED) v = wait_published(&slot_at(cp, __ffs(m) - 1)->v);
-      if constexpr (SB == SLOT_PAIR16) /* the same, for pairs claimed key first */
-        if (m && v == t.empty_value && split_claim(t)) v = wait_pair16(t, &slot_at(cp, __ffs(m) - 1)->v, v);
+      if constexpr (is_pair16(SB)) /* the same, for pairs claimed key first */
+        if (m && v == t.empty_value && split_claim<SB>(t)) v = pair16_wait(t, &slot_at(cp, __ffs(m) - 1)->v);
       value = tile.shfl(v, __ffs(who) - 1);
       return true;
     }
@@ -422,7 +402,7 @@ __device__ __forceinline__ bool tile_erase(const Tile &tile, const table_ref &t,
            * key-first claim relies on */
           if (ok) {
             atomicExch(&p->v, (unsigned long long)t.empty_value);
-            if (split_claim(t)) mark_published(t, p, false);
+            if (split_claim<SB>(t)) mark_published(t, p, false);
           }
         }
       }
@@ -473,7 +453,7 @@ __device__ __forceinline__ bool claim(typename layout<SB>::slot_t *p, typename l
     return true;
   } else {
 #if __CUDA_ARCH__ >= 900
-    if (!key_cas) {
+    if (!split_claim<SB>(t)) {
       /* sm_90: key and value become visible together, so no reader ever waits. */
       *now = atomicCAS(p, obs, L::make(key, value));
       return L::same(*now, obs);
@@ -481,7 +461,7 @@ __device__ __forceinline__ bool claim(typename layout<SB>::slot_t *p, typename l
 #endif
     (void)key_cas;
     /* No 128-bit CAS: claim the key, then publish the value (the protocol
-     * above wait_pair16). The free slot's value word holds empty_value. */
+     * above pair16_wait). The free slot's value word holds empty_value. */
     unsigned long long old = atomicCAS(&p->k, obs.k, (unsigned long long)key);
     now->k = old;
     now->v = obs.v;
@@ -489,64 +469,6 @@ __device__ __forceinline__ bool claim(typename layout<SB>::slot_t *p, typename l
     if (value != t.empty_value) atomicExch(&p->v, (unsigned long long)value);
     else if (MARK) mark_published(t, p); /* published by the key CAS itself */
     return true;
-  }
-}
-
-/* atomic_apply_word returning the bits of op(old, value) it stored (exact:
- * native atomics return old, CAS loops know what they wrote); for the
- * key-first pairs, which must know when an apply leaves empty_value. */
-__device__ __forceinline__ uint64_t atomic_apply_word_new(unsigned long long *w, uint64_t v, int op, int vtype) {
-  unsigned *w32 = reinterpret_cast<unsigned *>(w);
-  switch (vtype) {
-    case GCOL_U32:
-    case GCOL_I32: {
-      unsigned old;
-      if (op == GCOL_OP_ADD) old = atomicAdd(w32, (unsigned)v);
-      else if (vtype == GCOL_U32) old = op == GCOL_OP_MIN ? atomicMin(w32, (unsigned)v) : atomicMax(w32, (unsigned)v);
-      else
-        old = (unsigned)(op == GCOL_OP_MIN ? atomicMin(reinterpret_cast<int *>(w32), (int)(uint32_t)v)
-                                           : atomicMax(reinterpret_cast<int *>(w32), (int)(uint32_t)v));
-      return combine_bits(old, v, op, vtype);
-    }
-    case GCOL_U64:
-    case GCOL_I64: {
-      unsigned long long old;
-      if (op == GCOL_OP_ADD) old = atomicAdd(w, (unsigned long long)v);
-      else if (vtype == GCOL_U64) old = op == GCOL_OP_MIN ? atomicMin(w, (unsigned long long)v) : atomicMax(w, (unsigned long long)v);
-      else
-        old = (unsigned long long)(op == GCOL_OP_MIN ? atomicMin(reinterpret_cast<long long *>(w), (long long)v)
-                                                     : atomicMax(reinterpret_cast<long long *>(w), (long long)v));
-      return combine_bits(old, v, op, vtype);
-    }
-    case GCOL_F32:
-      if (op == GCOL_OP_ADD)
-        return combine_bits(__float_as_uint(atomicAdd(reinterpret_cast<float *>(w32), __uint_as_float((uint32_t)v))), v, op,
-                            vtype);
-      break;
-    default:
-      if (op == GCOL_OP_ADD)
-        return combine_bits((uint64_t)__double_as_longlong(atomicAdd(reinterpret_cast<double *>(w), __longlong_as_double((long long)v))),
-                            v, op, vtype);
-      break;
-  }
-  /* float MIN/MAX */
-  if (vtype == GCOL_F32) {
-    unsigned cur = *reinterpret_cast<volatile unsigned *>(w32);
-    for (;;) {
-      unsigned nv = (unsigned)combine_bits(cur, v, op, vtype);
-      if (nv == cur) return nv;
-      unsigned old = atomicCAS(w32, cur, nv);
-      if (old == cur) return nv;
-      cur = old;
-    }
-  }
-  unsigned long long cur = *reinterpret_cast<volatile unsigned long long *>(w);
-  for (;;) {
-    unsigned long long nv = combine_bits(cur, v, op, vtype);
-    if (nv == cur) return nv;
-    unsigned long long old = atomicCAS(w, cur, nv);
-    if (old == cur) return nv;
-    cur = old;
   }
 }
 
@@ -573,22 +495,17 @@ __device__ __forceinline__ uint64_t on_present(typename layout<SB>::slot_t *p, t
        * assign or apply comes after the claimer's value */
       if (obs.tag != TAG_PUBLISHED) stored = wait_published(&p->v);
     } else {
-      if (split_claim(t)) {
-        /* the same for pairs claimed key first (wait_pair16); whoever
-         * leaves empty_value in the word publishes it with the bit */
-        stored = wait_pair16(t, &p->v, obs.v);
-        if (a.mode == UPSERT_ASSIGN) {
-          atomicExch(&p->v, (unsigned long long)value);
-          if (value == t.empty_value) mark_published(t, p);
-          return value;
-        }
-        if (a.mode == UPSERT_APPLY && may_be_word(atomic_apply_word_new(&p->v, value, a.op, a.vtype), t.empty_value, a.vtype))
-          mark_published(t, p);
-        return stored;
-      }
+      /* the same for pairs claimed key first (pair16_wait) */
+      if (split_claim<SB>(t) && stored == t.empty_value) stored = pair16_wait(t, &p->v);
     }
     if (a.mode == UPSERT_ASSIGN) atomicExch(&p->v, (unsigned long long)value), stored = value;
     else if (a.mode == UPSERT_APPLY) atomic_apply_word(&p->v, value, a.op, a.vtype);
+    if constexpr (is_pair16(SB))
+      /* Whoever leaves empty_value in the word publishes it with the bit.
+       * Read back (exact whatever the op's rounding): the last writer of
+       * the word reads its own value, so once writers are done the word is
+       * not empty_value or the bit is set. */
+      if (a.mode != UPSERT_INSERT && split_claim<SB>(t) && load_relaxed_u64(&p->v) == t.empty_value) mark_published(t, p);
     return stored;
   }
 }
