@@ -263,8 +263,9 @@ __device__ __forceinline__ bool erase_pair32(S *p, key16 key, const table_ref &t
  *  - a third reserved "claiming" key: shrinks the key space (refused);
  *  - claim through the value word first: a published pair whose value is
  *    empty_value reads as free to it, so two claimers can take one slot;
- *  - a tag word per slot (SLOT_PAIR32's): 24 -> 32-byte slots, twice the
- *    memory and DRAM traffic of every pre-sm_90 pair table;
+ *  - a tag word per slot (SLOT_PAIR32's): 16 -> 32-byte slots (24 would
+ *    split 16-byte loads), twice the memory and DRAM traffic of every
+ *    pre-sm_90 pair table;
  *  - chosen: a published bit per slot, after the slots (1/128 more memory,
  *    only in tables claimed this way: table_ref::key_cas), consulted only
  *    when a reader sees the value word equal to empty_value. Rule: a claimed
@@ -275,8 +276,8 @@ __device__ __forceinline__ bool erase_pair32(S *p, key16 key, const table_ref &t
  *    apply reads the word back after its write and sets the bit if it reads
  *    empty_value (the last writer reads its own result, whatever the op's
  *    rounding); erase clears it. So the common path touches no bit, and
- *    exactness needs no bound: a reader
- *    seeing (key, empty_value) without the bit waits for either (pair16_wait),
+ *    exactness needs no bound: a reader seeing (key, empty_value) without
+ *    the bit waits for either (pair16_wait),
  *    and the thread that owes it (the claimer, or the writer of
  *    empty_value) has already done its CAS or write and runs straight-line
  *    code to the bit or the value store, with no barrier or collective in
@@ -285,7 +286,8 @@ __device__ __forceinline__ bool erase_pair32(S *p, key16 key, const table_ref &t
  *    independent thread scheduling runs the diverged claimer while the
  *    waiter sleeps (__nanosleep), and a tile never waits on itself (one key
  *    per tile at a time, the claim completes before the tile's next
- *    collective). The sm_90 path (CAS128) never reads or writes the bits.
+ *    collective). sm_90 code of SLOT_PAIR16 claims with CAS128 and carries
+ *    none of this (SLOT_PAIR16K, for key_cas tables there, does).
  * Inserts and erases never share a bulk kernel (and must not share a user
  * kernel), so a bit is never cleared under a reader. */
 template <int SB>
