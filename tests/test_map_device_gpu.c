@@ -251,6 +251,54 @@ TEST(map_device_gpu_per_key_ops_other_bucket_widths) {
   return TEST_PASS;
 }
 
+/* The key-first claim (key_cas forced) through the device API, with every
+ * other key's value equal to empty_value: insert_and_find of a batch with
+ * duplicates returns each key's one stored value on every copy, find
+ * returns it, and insert_or_apply(ADD) of ones adds exactly (from
+ * empty_value too). Per thread and per tile. Filter: map_claim_. */
+static test_result_t claim_empty_values(int tile) {
+  scen_t s;
+  CHECK(scen_init(&s, 1, 6000, 9000, 17) == 0);
+  const uint64_t ev = ~0ULL;
+  uint64_t *vals = malloc(s.n * 8), *want = malloc(s.p * 8);
+  uint32_t *won = calloc(s.p, 4);
+  CHECK(vals && want && won);
+  for (size_t i = 0; i < s.p; ++i) want[i] = i & 1 ? ev : i;
+  for (size_t i = 0; i < s.n; ++i) vals[i] = want[s.idx[i]];
+  void *d_vals = tu_to_device(vals, s.n * 8);
+  CHECK(d_vals);
+  gcol_map_t *m = make_map(&s, 2 * s.p, 4, 1);
+  CHECK(m);
+  CHECK_CUDA(run(&s, m, DEV_INSERT_AND_FIND, tile, 0, s.d_batch, d_vals, s.n));
+  CHECK(!tu_to_host(s.flags, s.d_flags, s.n) && !tu_to_host(s.out, s.d_out, s.n * 8));
+  for (size_t i = 0; i < s.n; ++i) {
+    CHECK(tu_get(s.out, i, 8) == want[s.idx[i]]);
+    won[s.idx[i]] += s.flags[i];
+  }
+  for (size_t i = 0; i < s.p; ++i) CHECK(won[i] == (s.mult[i] ? 1u : 0u));
+  /* find through the device API: the value, or empty_value where absent (ev either way for odd keys) */
+  CHECK_CUDA(run(&s, m, DEV_FIND, tile, 0, s.d_pool, NULL, s.p));
+  CHECK(!tu_to_host(s.out, s.d_out, s.p * 8));
+  for (size_t i = 0; i < s.p; ++i) CHECK(tu_get(s.out, i, 8) == (s.mult[i] ? want[i] : ev));
+  /* ones per copy: value + multiplicity (ev + k = k - 1) */
+  CHECK_CUDA(add_ones(&s, m, DEV_INSERT_OR_ADD, tile, 0));
+  CHECK_OK(gcol_map_find(m, s.d_pool, s.p, s.d_out, 0));
+  CHECK(!tu_to_host(s.out, s.d_out, s.p * 8));
+  for (size_t i = 0; i < s.p; ++i) CHECK(tu_get(s.out, i, 8) == (s.mult[i] ? want[i] + s.mult[i] : ev));
+  gcol_map_destroy(m);
+  tu_free(d_vals), free(vals), free(want), free(won);
+  scen_free(&s);
+  return TEST_PASS;
+}
+
+TEST(map_claim_device_api_empty_values) {
+  REQUIRE_GPU();
+  if (9000 > test_max_n()) return TEST_SKIP;
+  const int some_tiles[] = {0, 2, 4, 32};
+  for (int t = 0; t < 4; ++t) RUN(claim_empty_values(some_tiles[t]));
+  return TEST_PASS;
+}
+
 /* Bulk tile operations: insert and insert_or_apply report how many they
  * inserted; find and contains equal the host's; ranges of every length. */
 static test_result_t bulk_ops(int wide, int tile, size_t range, size_t p, size_t n) {

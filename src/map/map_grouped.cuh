@@ -282,11 +282,11 @@ __device__ __forceinline__ void grouped_fold(unsigned long long *w, uint32_t slo
  * counting: 2.41 ms with a slot per probe, one input per thread and
  * whole-table sweeps, 1.56 so. */
 #define GCOL_GROUPED_LOADS 2
-template <int T, int KB, int VB>
+template <int T, int KB, int VB, int KC = 0>
 __global__ void __launch_bounds__(GCOL_GROUPED_REDUCE_BLOCK) grouped_reduce_kernel(
     table_ref t, const void *part_keys, const void *part_values, const uint32_t *items, const uint32_t *num_items,
     uint32_t slots, upsert_args a) {
-  constexpr int SB = slot_of<KB, VB>(), W = 16 / KB, U = GCOL_GROUPED_LOADS;
+  constexpr int SB = slot_for_scheme<slot_of<KB, VB>(), KC>(), W = 16 / KB, U = GCOL_GROUPED_LOADS;
   typedef shared_word<KB> kw;
   typedef shared_word<VB> vw;
   extern __shared__ unsigned long long smem[];

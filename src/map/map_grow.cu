@@ -94,6 +94,7 @@ gcol_status_t rebuild(oa_object *m, size_t capacity, bool empty, table_t *early,
     /* the rehash recounts the live keys into size */
     cudaError_t e = cudaMemsetAsync(&m->t.state->size, 0, sizeof m->t.state->size, s);
     if (e == cudaSuccess) e = cudaMemsetAsync(m->t.state->stripe, 0, sizeof m->t.state->stripe, s);
+    if (e == cudaSuccess) e = clear_pub_bits(m, nt.slots, nt.num_slots, s); /* stage_kernel sets the ones it needs */
     if (e == cudaSuccess) e = with_ops(m, [&](auto ops) { return ops.rehash(m->l, m->t, to, s); });
     if (e != cudaSuccess) {
       (void)map_free(m, nt.slots, nt.bytes, s);

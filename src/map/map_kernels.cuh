@@ -119,11 +119,11 @@ __host__ __device__ constexpr int upsert_lanes() {
  * lanes' keys. MODE (an upsert_mode) is a template parameter so that each
  * kernel keeps only its own code path: fewer registers, more threads
  * resident. OUTPUTS adds insert_and_find's per-input outputs. */
-template <int T, int W, int KB, int VB, int MODE, bool OUTPUTS>
+template <int T, int W, int KB, int VB, int MODE, bool OUTPUTS, int KC = 0>
 __global__ void __launch_bounds__(256, GCOL_UPSERT_MIN_BLOCKS) upsert_kernel(table_ref t, const void *keys, const void *values, size_t n,
                                                      upsert_args a, void *values_out, uint8_t *inserted_out,
                                                      unsigned long long *d_count) {
-  constexpr int SB = slot_of<KB, VB>();
+  constexpr int SB = slot_for_scheme<slot_of<KB, VB>(), KC>();
   a.mode = MODE;
   auto tile = cg::tiled_partition<W>(cg::this_thread_block());
   const int lane = tile.thread_rank();
@@ -155,9 +155,9 @@ __global__ void __launch_bounds__(256, GCOL_UPSERT_MIN_BLOCKS) upsert_kernel(tab
  * as two template instances, contains ran 12% slower than find on an H100
  * (same probing, different code layout); a uniform branch at the store costs
  * nothing. */
-template <int T, int W, int KB, int VB>
+template <int T, int W, int KB, int VB, int KC = 0>
 __global__ void find_kernel(table_ref t, const void *keys, size_t n, void *out, bool contains) {
-  constexpr int SB = slot_of<KB, VB>();
+  constexpr int SB = slot_for_scheme<slot_of<KB, VB>(), KC>();
   GCOL_TILE_LOOP_BEGIN(W)
     key_word<KB> k{};
     uint64_t h = 0;
@@ -172,9 +172,9 @@ __global__ void find_kernel(table_ref t, const void *keys, size_t n, void *out, 
   }
 }
 
-template <int T, int W, int KB, int VB>
+template <int T, int W, int KB, int VB, int KC = 0>
 __global__ void erase_kernel(table_ref t, const void *keys, size_t n, unsigned long long *d_count) {
-  constexpr int SB = slot_of<KB, VB>();
+  constexpr int SB = slot_for_scheme<slot_of<KB, VB>(), KC>();
   unsigned long long erased = 0; /* tile-uniform */
   GCOL_TILE_LOOP_BEGIN(W)
     key_word<KB> k{};
@@ -196,10 +196,10 @@ __global__ void erase_kernel(table_ref t, const void *keys, size_t n, unsigned l
  * GPU once (100M u32 inserts into a DRAM table: 14.0 against 7.9 G/s with a thread each;
  * 100M inserts of 1M keys in the L2: 1.17 against 1.46 ms), or half of it
  * into a DRAM table on sm_90 (solo_insert_div, map_policy.h). */
-template <int T, int KB, int VB>
+template <int T, int KB, int VB, int KC = 0>
 __global__ void __launch_bounds__(256) find_solo_kernel(table_ref t, const void *keys, size_t n, void *out,
                                                         bool contains) {
-  constexpr int SB = slot_of<KB, VB>();
+  constexpr int SB = slot_for_scheme<slot_of<KB, VB>(), KC>();
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
     key_word<KB> k{};
     uint64_t h = 0, v = t.empty_value;
@@ -219,11 +219,11 @@ __device__ __forceinline__ int solo_upsert(const table_ref &t, key_of<SB> k, uin
   return st;
 }
 
-template <int T, int KB, int VB, int MODE, bool OUTPUTS>
+template <int T, int KB, int VB, int MODE, bool OUTPUTS, int KC = 0>
 __global__ void __launch_bounds__(256) upsert_solo_kernel(table_ref t, const void *keys, const void *values, size_t n,
                                                           upsert_args a, void *values_out, uint8_t *inserted_out,
                                                           unsigned long long *d_count) {
-  constexpr int SB = slot_of<KB, VB>();
+  constexpr int SB = slot_for_scheme<slot_of<KB, VB>(), KC>();
   a.mode = MODE;
   unsigned long long pending = 0, inserted = 0;
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {

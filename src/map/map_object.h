@@ -25,6 +25,8 @@ struct oa_object {
   int kb, vb;                      /* key and value widths in bytes (vb 0: keys only) */
   gcol::detail::table_ref t;       /* what the kernels see */
   gcol::detail::launch_cfg l;      /* tile, block size, SM count */
+  int needs_key_cas;               /* the kernels cannot CAS 128 bits (oa_init):
+                                      t.key_cas stays 1 */
   size_t num_slots;
   size_t table_bytes;              /* bytes at t.slots */
   cudaStream_t last;               /* stream of the last call: destroy frees on it */
@@ -111,6 +113,11 @@ table_t table_shape(const oa_object *m, uint32_t nb);
  * untouched. */
 gcol_status_t table_create(const oa_object *m, uint32_t nb, bool fill, table_t *early, cudaStream_t s,
                            table_t *out);
+
+/* Zero the published bits after a table's slots, where it has them (8-byte-
+ * key pairs claimed key first: table_ref::key_cas, map_tile.cuh); every
+ * fill of a map's table and every rehash into one does it. */
+cudaError_t clear_pub_bits(const oa_object *m, void *slots, size_t num_slots, cudaStream_t s);
 
 /* Make nt the map's table and free the old one (stream-ordered on s). */
 gcol_status_t table_install(oa_object *m, const table_t &nt, cudaStream_t s);

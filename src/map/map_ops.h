@@ -105,6 +105,11 @@ struct oa_ops {
   static cudaError_t count_used(const launch_cfg &l, const table_ref &t, cudaStream_t s);
   static cudaError_t retrieve(const launch_cfg &l, const table_ref &t, size_t num_chunks, void *keys_out,
                               void *values_out, cudaStream_t s);
+  /* The virtual architecture (80, 90, ...) this pair's kernels run as on
+   * the current device, 0 when it cannot be read: below 90 they have no
+   * 128-bit CAS, whatever the GPU (a build without sm_90 code JIT-compiled
+   * from older PTX). */
+  static int code_arch();
 };
 
 /* What kernels need of a config (sentinels, seed) and of the claim scheme,

@@ -47,7 +47,9 @@ namespace detail {
  *   keys of 4 or 8 bytes, shared with apply_grouped's first steps); "+ 1":
  *   grouped_scatter_kernel<KB, VB> (apply_grouped's pairs).
  * Test and bench builds (GCOL_TESTING) compile T in {1, 2, 4, 8} for every
- * pair and, for keys-only pairs, W in {1, 2} as well (with_lanes).
+ * pair and, for keys-only pairs, W in {1, 2} as well (with_lanes), and for
+ * the SLOT_PAIR16 pairs each tile kernel above also with KC 1 (with_key_cas:
+ * the key-first claim forced on sm_90 by the test hook).
  * The multimap and multiset (mm_instance.cu, the same 9 pairs) add 7 per
  * pair: oa_insert_kernel, chain_insert_kernel, oa_count_solo_kernel and
  * query_kernel<E, KB, VB, WRITE> for both engines E and WRITE false / true;
@@ -108,6 +110,22 @@ static void with_upsert_mode(const upsert_args &a, bool outputs, F f) {
   f(integral_constant<int, UPSERT_APPLY>(), std::false_type());
 }
 
+/* f(tile_c<KC>()): the kernels of t's claim scheme. The shipped library
+ * compiles KC 0 only: its sm_90 code claims 16-byte pairs with the 128-bit
+ * CAS and carries no key-first code (map_layout.cuh, SLOT_PAIR16K), and its
+ * tables have key_cas only where the code is older than sm_90 (oa_init),
+ * which claims key first anyway. The test build also compiles KC 1 for
+ * 8-byte-key pairs, which the key_cas hook selects on an sm_90 GPU. */
+template <int SB, class F>
+static void with_key_cas(const table_ref &t, F f) {
+#ifdef GCOL_TESTING
+  if constexpr (SB == SLOT_PAIR16)
+    if (t.key_cas) return f(tile_c<1>());
+#endif
+  (void)t;
+  f(tile_c<0>());
+}
+
 template <int KB, int VB>
 cudaError_t oa_ops<KB, VB>::upsert(const launch_cfg &l, const table_ref &t, const void *keys,
                                     const void *values, size_t n, upsert_args a, void *values_out,
@@ -116,12 +134,14 @@ cudaError_t oa_ops<KB, VB>::upsert(const launch_cfg &l, const table_ref &t, cons
   const bool one_thread = solo_for<SB>(l.solo_upserts, l, t);
   return with_tile<SB>(l.tile, [&](auto tc) {
     constexpr int T = decltype(tc)::value;
+    with_key_cas<SB>(t, [&](auto kc) {
+    constexpr int KC = decltype(kc)::value;
     with_upsert_mode(a, values_out || inserted_out, [&](auto mc, auto oc) {
       constexpr int MODE = decltype(mc)::value;
       constexpr bool OUTPUTS = decltype(oc)::value;
       if (one_thread) { /* inserts stride over a GPU-filling grid (a share of it for DRAM tables: the
                            policy's solo_insert_div); assign and apply take a thread per key */
-        auto k = upsert_solo_kernel<T, KB, VB, MODE, OUTPUTS>;
+        auto k = upsert_solo_kernel<T, KB, VB, MODE, OUTPUTS, KC>;
         const bool dram = t.capacity * layout<SB>::bytes > l.l2_bytes;
         unsigned grid = MODE == UPSERT_INSERT ? grid_fill(k, 256, l.num_sms, n, 0, dram ? l.solo_insert_div : 1)
                                               : grid_per_item(256, n);
@@ -129,10 +149,11 @@ cudaError_t oa_ops<KB, VB>::upsert(const launch_cfg &l, const table_ref &t, cons
         return;
       }
       with_lanes<T, SB, upsert_lanes<T, SB>()>(l.lanes, [&](auto wc) {
-        auto k = upsert_kernel<T, decltype(wc)::value, KB, VB, MODE, OUTPUTS>;
+        auto k = upsert_kernel<T, decltype(wc)::value, KB, VB, MODE, OUTPUTS, KC>;
         k<<<grid_fill(k, l.block_threads, l.num_sms, n), l.block_threads, 0, s>>>(t, keys, values, n, a, values_out,
                                                                                   inserted_out, d_count);
       });
+    });
     });
   });
 }
@@ -184,14 +205,16 @@ cudaError_t oa_ops<KB, VB>::apply_grouped(const launch_cfg &l, const table_ref &
     cudaError_t e = partition_batch<KB, VB>(l, t, keys, values, n, g, 64, &in_keys, &in_values, s);
     if (e != cudaSuccess) return e;
     cudaError_t w = with_tile<SB>(l.tile, [&](auto tc) {
-      auto k = grouped_reduce_kernel<decltype(tc)::value, KB, VB>;
-      if ((e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)g.smem_bytes)) !=
-          cudaSuccess)
-        return;
-      unsigned grid = grid_fill(k, GCOL_GROUPED_REDUCE_BLOCK, l.num_sms,
-                                (size_t)g.max_items * GCOL_GROUPED_REDUCE_BLOCK, g.smem_bytes);
-      k<<<grid, GCOL_GROUPED_REDUCE_BLOCK, g.smem_bytes, s>>>(t, in_keys, in_values, g.items, g.num_items, g.slots,
-                                                              a);
+      with_key_cas<SB>(t, [&](auto kc) {
+        auto k = grouped_reduce_kernel<decltype(tc)::value, KB, VB, decltype(kc)::value>;
+        if ((e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)g.smem_bytes)) !=
+            cudaSuccess)
+          return;
+        unsigned grid = grid_fill(k, GCOL_GROUPED_REDUCE_BLOCK, l.num_sms,
+                                  (size_t)g.max_items * GCOL_GROUPED_REDUCE_BLOCK, g.smem_bytes);
+        k<<<grid, GCOL_GROUPED_REDUCE_BLOCK, g.smem_bytes, s>>>(t, in_keys, in_values, g.items, g.num_items, g.slots,
+                                                                a);
+      });
     });
     return e != cudaSuccess ? e : w; /* the reduce kernel did not run when its attribute failed */
   }
@@ -214,13 +237,16 @@ cudaError_t oa_ops<KB, VB>::find(const launch_cfg &l, const table_ref &t, const 
   constexpr int SB = slot_of<KB, VB>();
   return with_tile<SB>(l.tile, [&](auto tc) {
     constexpr int T = decltype(tc)::value;
-    if (solo_for<SB>(l.solo_lookups, l, t)) { /* a thread per key */
-      find_solo_kernel<T, KB, VB><<<grid_per_item(256, n), 256, 0, s>>>(t, keys, n, out, contains);
-      return;
-    }
-    with_lanes<T, SB, worker_lanes<T, true, SB>()>(l.lanes, [&](auto wc) {
-      auto k = find_kernel<T, decltype(wc)::value, KB, VB>;
-      k<<<grid_fill(k, l.block_threads, l.num_sms, n), l.block_threads, 0, s>>>(t, keys, n, out, contains);
+    with_key_cas<SB>(t, [&](auto kc) {
+      constexpr int KC = decltype(kc)::value;
+      if (solo_for<SB>(l.solo_lookups, l, t)) { /* a thread per key */
+        find_solo_kernel<T, KB, VB, KC><<<grid_per_item(256, n), 256, 0, s>>>(t, keys, n, out, contains);
+        return;
+      }
+      with_lanes<T, SB, worker_lanes<T, true, SB>()>(l.lanes, [&](auto wc) {
+        auto k = find_kernel<T, decltype(wc)::value, KB, VB, KC>;
+        k<<<grid_fill(k, l.block_threads, l.num_sms, n), l.block_threads, 0, s>>>(t, keys, n, out, contains);
+      });
     });
   });
 }
@@ -231,9 +257,11 @@ cudaError_t oa_ops<KB, VB>::erase(const launch_cfg &l, const table_ref &t, const
   constexpr int SB = slot_of<KB, VB>();
   return with_tile<SB>(l.tile, [&](auto tc) {
     constexpr int T = decltype(tc)::value;
-    with_lanes<T, SB, worker_lanes<T, false, SB>()>(l.lanes, [&](auto wc) {
-      auto k = erase_kernel<T, decltype(wc)::value, KB, VB>;
-      k<<<grid_fill(k, l.block_threads, l.num_sms, n), l.block_threads, 0, s>>>(t, keys, n, d_count);
+    with_key_cas<SB>(t, [&](auto kc) {
+      with_lanes<T, SB, worker_lanes<T, false, SB>()>(l.lanes, [&](auto wc) {
+        auto k = erase_kernel<T, decltype(wc)::value, KB, VB, decltype(kc)::value>;
+        k<<<grid_fill(k, l.block_threads, l.num_sms, n), l.block_threads, 0, s>>>(t, keys, n, d_count);
+      });
     });
   });
 }
@@ -252,9 +280,12 @@ cudaError_t oa_ops<KB, VB>::rehash(const launch_cfg &l, const table_ref &from, c
     constexpr int T = decltype(tc)::value, SB = slot_of<KB, VB>();
     constexpr uint32_t seg = rebuild_shape<T, SB>::segment_buckets;
     uint32_t segments = (to.num_buckets + seg - 1) / seg, warps = GCOL_REBUILD_BLOCK / 32;
-    stage_kernel<T, KB, VB><<<segments, GCOL_REBUILD_BLOCK, 0, s>>>(from, to);
-    if (cudaPeekAtLastError() == cudaSuccess)
-      deferred_kernel<T, KB, VB><<<(segments + warps - 1) / warps, GCOL_REBUILD_BLOCK, 0, s>>>(from, to, segments);
+    with_key_cas<SB>(to, [&](auto kc) {
+      constexpr int KC = decltype(kc)::value;
+      stage_kernel<T, KB, VB, KC><<<segments, GCOL_REBUILD_BLOCK, 0, s>>>(from, to);
+      if (cudaPeekAtLastError() == cudaSuccess)
+        deferred_kernel<T, KB, VB, KC><<<(segments + warps - 1) / warps, GCOL_REBUILD_BLOCK, 0, s>>>(from, to, segments);
+    });
   });
 }
 
@@ -273,6 +304,16 @@ cudaError_t oa_ops<KB, VB>::retrieve(const launch_cfg &l, const table_ref &t, si
   unsigned grid = grid_fill(k, GCOL_RETRIEVE_BLOCK, l.num_sms, (num_chunks + GCOL_RETRIEVE_ITEMS - 1) / GCOL_RETRIEVE_ITEMS);
   k<<<grid, GCOL_RETRIEVE_BLOCK, 0, s>>>(t, num_chunks, keys_out, values_out);
   return cudaGetLastError();
+}
+
+template <int KB, int VB>
+int oa_ops<KB, VB>::code_arch() {
+  cudaFuncAttributes a;
+  if (cudaFuncGetAttributes(&a, fill_kernel<slot_of<KB, VB>()>) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return a.ptxVersion;
 }
 
 }  // namespace detail

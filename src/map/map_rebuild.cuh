@@ -60,9 +60,9 @@ __device__ __forceinline__ void old_run(const table_ref &from, const table_ref &
                              : (uint32_t)((first_hash_of(b1, to.num_buckets) * from.num_buckets) >> 32);
 }
 
-template <int T, int KB, int VB>
+template <int T, int KB, int VB, int KC = 0>
 __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) stage_kernel(table_ref from, table_ref to) {
-  constexpr int SB = slot_of<KB, VB>(), PER = layout<SB>::per_chunk;
+  constexpr int SB = slot_for_scheme<slot_of<KB, VB>(), KC>(), PER = layout<SB>::per_chunk;
   constexpr int BS = rebuild_shape<T, SB>::slots_per_bucket, SEG = rebuild_shape<T, SB>::segment_buckets;
   constexpr int ITEMS = 4, ROUND = GCOL_REBUILD_BLOCK * ITEMS;
   typedef layout<SB> L;
@@ -133,17 +133,22 @@ __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) stage_kernel(table_ref fro
   /* the segment, in order: staged pairs then empty slots in each bucket */
   const slot_t empty = L::make(sentinel_key<key_of<SB>>(to.empty_key), to.empty_value);
   slot_t *out = static_cast<slot_t *>(to.slots) + (size_t)seg0 * BS;
+  /* pairs claimed key first: a moved value equal to empty_value is
+     published by its bit (map_tile.cuh; rehash zeroed the bits) */
+  const bool mark = is_pair16(SB) && split_claim<SB>(to);
   for (unsigned s = threadIdx.x; s < seg_n * BS; s += blockDim.x) {
     unsigned b = s / BS, pos = s % BS;
     out[s] = pos < fill[b] ? stage[s] : empty;
+    if constexpr (is_pair16(SB))
+      if (mark && pos < fill[b] && L::value(stage[s]) == to.empty_value) mark_published(to, out + s);
   }
 }
 
 /* Pass 2: one warp per segment inserts the pairs pass 1 deferred. */
-template <int T, int KB, int VB>
+template <int T, int KB, int VB, int KC = 0>
 __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) deferred_kernel(table_ref from, table_ref to,
                                                                     uint32_t num_segments) {
-  constexpr int SB = slot_of<KB, VB>();
+  constexpr int SB = slot_for_scheme<slot_of<KB, VB>(), KC>();
   constexpr int BS = rebuild_shape<T, SB>::slots_per_bucket, SEG = rebuild_shape<T, SB>::segment_buckets;
   typedef layout<SB> L;
   typedef typename L::slot_t slot_t;

@@ -23,6 +23,15 @@ gcol_status_t oa_init(oa_object *o, uint32_t magic, const gcol_map_config_t &c, 
   o->kb = (int)gcol_type_size(c.key_type);
   o->vb = vb;
   o->t = table_ref_for(c, p.key_cas);
+  /* Code without the 128-bit CAS (below sm_90, or older PTX JIT-compiled
+   * for this GPU) claims 16-byte slots the pre-sm_90 way whatever the row
+   * says; key_cas then gives its tables what that scheme needs (the
+   * published bits of 8-byte-key pairs, map_tile.cuh) and tells views. */
+  const int arch = with_widths(o->kb, vb, [](auto kb, auto vbc) {
+    return oa_ops<decltype(kb)::value, decltype(vbc)::value>::code_arch();
+  });
+  o->needs_key_cas = p.key_cas || (arch != 0 && arch < 90); /* 0: unknown, the row decides */
+  o->t.key_cas = o->needs_key_cas;
   o->l.tile = gcol_oa_tile(&p, o->kb, vb, c.capacity, c.growable, o->l.l2_bytes);
   o->l.block_threads = p.block_threads;
   o->l.num_sms = dev.num_sms;
@@ -269,6 +278,7 @@ gcol_status_t oa_clear(oa_object *o, cudaStream_t s) {
   o->used_bound = 0;
   o->may_have_tombstones = 0;
   GCOL_CUDA_TRY(cudaMemsetAsync(o->t.state, 0, sizeof(map_state), s));
+  GCOL_CUDA_TRY(clear_pub_bits(o, o->t.slots, o->num_slots, s));
   return gcol_from_cuda(with_ops(o, [&](auto ops) { return ops.fill(o->l, o->t, o->num_slots, s); }));
 }
 

@@ -71,7 +71,7 @@ __device__ __forceinline__ bool tile_insert_dup(const Tile &tile, const table_re
     if (lane == src) {
       unsigned j = __ffs(e) - 1;
       typename L::slot_t now;
-      won = claim<SB>(&cp->s[j], L::make(sentinel_key<key_of<SB>>(t.empty_key), t.empty_value), key, value, t, &now);
+      won = claim<SB, false>(&cp->s[j], L::make(sentinel_key<key_of<SB>>(t.empty_key), t.empty_value), key, value, t, &now);
     }
     if (tile.shfl(won, src)) {
       ++pending;

@@ -13,7 +13,7 @@ static gcol_status_t set_policy(gcol::detail::oa_object *m, int tile, int key_ca
   m->l.tile = tile;
   m->l.lanes = lanes;
   m->l.solo_lookups = m->l.solo_upserts = 0;
-  m->t.key_cas = key_cas;
+  m->t.key_cas = key_cas || m->needs_key_cas; /* code without CAS128 claims the pre-sm_90 way anyway */
   gcol_status_t st = gcol::detail::map_reset_table(m, m->last);
   if (st != GCOL_SUCCESS) m->l.tile = old_tile;
   return st;

@@ -17,7 +17,13 @@
  * map's configuration (key width, exact value type). Semantics are the bulk
  * calls' of gcol.h: insert keeps the first value, reserved keys are skipped
  * and latched, a full map is latched (gcol_map_status), gcol_map_size stays
- * exact, kernels never grow a map.
+ * exact, kernels never grow a map. Build these kernels for the GPU they run
+ * on (sm_90 code on an H100): the view's claim scheme (key_cas) is the one
+ * the library's own kernels use there, and code for an older GPU cannot
+ * follow the sm_90 one exactly (detail/map_tile.cuh, pub_bits). As in the
+ * bulk calls, a kernel either inserts (the insert family) or erases: a slot
+ * erased while inserts run beside it may be claimed before its value word
+ * is cleared.
  *
  * Tiles: any cooperative_groups::thread_block_tile of 1, 2, 4, 8, 16 or 32
  * threads. The map probes a bucket of T 16-byte chunks (its tile, 2 or 4 by
@@ -232,7 +238,8 @@ class map_view {
   static_assert(sizeof(Value) == 4 || sizeof(Value) == 8, "values are 4 or 8 bytes");
 
  protected:
-  static constexpr int SB = detail::slot_of<sizeof(Key), sizeof(Value)>(); /* slot kind */
+  /* slot kind; 8-byte-key pairs as SLOT_PAIR16K: the view's key_cas picks the claim scheme */
+  static constexpr int SB = detail::slot_for_scheme<detail::slot_of<sizeof(Key), sizeof(Value)>(), 1>();
   gcol_map_view_t v_;
 
  public:

@@ -5,7 +5,10 @@
  *  - SLOT_PAIR8: 4-byte key and value packed in 8 bytes (one 64-bit CAS
  *    claims the pair);
  *  - SLOT_PAIR16: any other pair, key word + value word, 64 bits each,
- *    zero-extended (on sm_90 one 128-bit CAS claims the pair);
+ *    zero-extended (on sm_90 one 128-bit CAS claims the pair; before, the
+ *    key word is claimed first and a bit per slot after the slots says
+ *    when a value equal to empty_value is published: pair16_wait in
+ *    map_tile.cuh);
  *  - SLOT_KEY4 / SLOT_KEY8: keys only (sets, multisets; VB = 0), 4 or 8
  *    bytes, one CAS of the slot's width;
  *  - SLOT_KEY16: 16-byte keys only (GCOL_U128), one 128-bit CAS (sm_90 only:
@@ -83,12 +86,19 @@ struct table_ref {
   unsigned long long capacity; /* slots */
   uint32_t num_buckets;        /* prime, < 2^31 */
   int key_cas;                 /* 16-byte slots: claim with a 64-bit CAS on the
-                                  key then store the value (pre-sm_90 scheme) */
+                                  key then store the value (pre-sm_90 scheme;
+                                  SLOT_PAIR16 tables then carry published
+                                  bits after the slots, pub_bits_bytes) */
 };
+
+/* Bytes of the published bits that follow the slots of a SLOT_PAIR16 table
+ * claimed key first (key_cas; the protocol is in map_tile.cuh). */
+__host__ __device__ inline size_t pub_bits_bytes(size_t slots) { return (slots + 31) / 32 * 4; }
 
 /* Slot kinds (see the top). SLOT_KEY8 is 8 bytes too; its value only tells
  * it apart from SLOT_PAIR8. */
-enum slot_kind { SLOT_KEY4 = 4, SLOT_PAIR8 = 8, SLOT_PAIR16 = 16, SLOT_PAIR32 = 32, SLOT_KEY8 = 0x108, SLOT_KEY16 = 0x110 };
+enum slot_kind { SLOT_KEY4 = 4, SLOT_PAIR8 = 8, SLOT_PAIR16 = 16, SLOT_PAIR32 = 32, SLOT_KEY8 = 0x108, SLOT_KEY16 = 0x110,
+                 SLOT_PAIR16K = 0x210 };
 
 /* The slot kind of a container with KB-byte keys and VB-byte values (VB = 0:
  * keys only). */
@@ -133,6 +143,21 @@ struct layout<SLOT_PAIR16> {
   }
   static __device__ __forceinline__ bool same(slot_t a, slot_t b) { return a.k == b.k && a.v == b.v; }
 };
+
+/* SLOT_PAIR16K: SLOT_PAIR16 whose claim scheme sm_90 code reads at run time
+ * (key_cas: key first, map_tile.cuh). SLOT_PAIR16 code for sm_90 always
+ * claims with the 128-bit CAS, so the library's sm_90 kernels carry none of
+ * the key-first code; the device API, and the test build's kernels for
+ * tables with key_cas (with_key_cas in map_ops_impl.cuh), use
+ * SLOT_PAIR16K. Code for older GPUs claims key first either way. */
+template <>
+struct layout<SLOT_PAIR16K> : layout<SLOT_PAIR16> {};
+__host__ __device__ constexpr bool is_pair16(int sb) { return sb == SLOT_PAIR16 || sb == SLOT_PAIR16K; }
+/* The slot kind of kernels instantiated for key_cas KC (0 or 1). */
+template <int SB, int KC>
+__host__ __device__ constexpr int slot_for_scheme() {
+  return SB == SLOT_PAIR16 && KC ? SLOT_PAIR16K : SB;
+}
 
 /* Keys only: the slot is the key; value() reads 0 and make() drops it. */
 template <class W>

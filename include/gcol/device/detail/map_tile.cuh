@@ -251,6 +251,103 @@ __device__ __forceinline__ bool erase_pair32(S *p, key16 key, const table_ref &t
   return true;
 }
 
+/* ---- 8-byte-key pairs claimed key first (SLOT_PAIR16 without CAS128) -------
+ * Before sm_90 (or with key_cas forced by a test) no CAS covers a 16-byte
+ * pair: the claimer CASes the key word, then stores the value word. A reader
+ * that finds the key must know whether the value is there yet. A free slot's
+ * value word holds empty_value, so the value word alone tells "published"
+ * apart from "claimed" only when the value differs from empty_value; every
+ * 64-bit value is a legal user value. Designs weighed:
+ *  - reserve a value state, or steal a key or value bit: users may store any
+ *    64-bit value and key (only empty_key and erased_key are reserved);
+ *  - a third reserved "claiming" key: shrinks the key space (refused);
+ *  - claim through the value word first: a published pair whose value is
+ *    empty_value reads as free to it, so two claimers can take one slot;
+ *  - a tag word per slot (SLOT_PAIR32's): 16 -> 32-byte slots (24 would
+ *    split 16-byte loads), twice the memory and DRAM traffic of every
+ *    pre-sm_90 pair table;
+ *  - chosen: a published bit per slot, after the slots (1/128 more memory,
+ *    only in tables claimed this way: table_ref::key_cas), consulted only
+ *    when a reader sees the value word equal to empty_value. Rule: a claimed
+ *    pair is published iff its value word != empty_value or its bit is set.
+ *    A claimer with value != empty_value publishes with the value store (no
+ *    bit); one with value == empty_value is published by its key CAS (the
+ *    free slot holds empty_value already) and sets the bit. An assign or
+ *    apply reads the word back after its write and sets the bit if it reads
+ *    empty_value (the last writer reads its own result, whatever the op's
+ *    rounding); erase clears it. So the common path touches no bit, and
+ *    exactness needs no bound: a reader seeing (key, empty_value) without
+ *    the bit waits for either (pair16_wait),
+ *    and the thread that owes it (the claimer, or the writer of
+ *    empty_value) has already done its CAS or write and runs straight-line
+ *    code to the bit or the value store, with no barrier or collective in
+ *    between. Forward progress: that thread is resident (it is running);
+ *    within one warp (tiles of one warp, or a thread per key) Volta's
+ *    independent thread scheduling runs the diverged claimer while the
+ *    waiter sleeps (__nanosleep), and a tile never waits on itself (one key
+ *    per tile at a time, the claim completes before the tile's next
+ *    collective). sm_90 code of SLOT_PAIR16 claims with CAS128 and carries
+ *    none of this (SLOT_PAIR16K, for key_cas tables there, does).
+ * Inserts and erases never share a bulk kernel (and must not share a user
+ * kernel), so a bit is never cleared under a reader. */
+template <int SB>
+__device__ __forceinline__ bool split_claim(const table_ref &t) {
+#if __CUDA_ARCH__ >= 900
+  return SB == SLOT_PAIR16K && t.key_cas; /* SLOT_PAIR16: always CAS128 (map_layout.cuh) */
+#else
+  (void)t;
+  return true; /* no 128-bit CAS */
+#endif
+}
+
+/* The published bits of a SLOT_PAIR16 table claimed key first: one bit per
+ * slot after its capacity * 16 bytes of slots (the host allocates them with
+ * key_cas, table_shape, and sets key_cas wherever its own kernels lack the
+ * 128-bit CAS: oa_init). None without key_cas: only a user's kernel built
+ * for an older GPU than the library's code splits a claim then; it takes
+ * empty_value as published (no bits to wait on, none written out of
+ * bounds). Build device-API kernels for the GPU they run on. p: the slot
+ * or its value word. */
+__device__ __forceinline__ unsigned *pub_word(const table_ref &t, const void *p, unsigned &mask) {
+  const size_t off = (size_t)(static_cast<const char *>(p) - static_cast<const char *>(t.slots));
+  mask = 1u << ((off >> 4) & 31);
+  return reinterpret_cast<unsigned *>(static_cast<char *>(t.slots) + t.capacity * 16 + (off >> 9) * 4);
+}
+/* Set (or clear) the published bit of the slot at p. */
+__device__ __forceinline__ void mark_published(const table_ref &t, const void *p, bool on = true) {
+  if (!t.key_cas) return;
+  unsigned mask;
+  unsigned *w = pub_word(t, p, mask);
+  if (on) atomicOr(w, mask);
+  else atomicAnd(w, ~mask);
+}
+
+__device__ __forceinline__ unsigned long long load_relaxed_u64(const unsigned long long *p) {
+  unsigned long long r;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(r) : "l"(p) : "memory");
+  return r;
+}
+__device__ __forceinline__ unsigned load_relaxed_u32(const unsigned *p) {
+  unsigned r;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
+  return r;
+}
+
+/* The value of a claimed pair whose value word read empty_value, once
+ * published (value != empty_value, or the bit set: see above). Exact, and
+ * unbounded only while a running thread owes the publication. */
+__device__ __forceinline__ uint64_t pair16_wait(const table_ref &t, const unsigned long long *v) {
+  if (!t.key_cas) return t.empty_value;
+  unsigned mask;
+  const unsigned *w = pub_word(t, v, mask);
+  for (;;) {
+    if (load_relaxed_u32(w) & mask) return load_relaxed_u64(v);
+    uint64_t x = load_relaxed_u64(v);
+    if (x != t.empty_value) return x;
+    __nanosleep(32);
+  }
+}
+
 /* ---- find ------------------------------------------------------------- */
 template <int T, int SB, class Tile>
 __device__ __forceinline__ bool tile_find(const Tile &tile, const table_ref &t, key_of<SB> key, uint64_t h,
@@ -268,6 +365,8 @@ __device__ __forceinline__ bool tile_find(const Tile &tile, const table_ref &t, 
       uint64_t v = m ? layout<SB>::value(pick(c, __ffs(m) - 1)) : 0;
       if constexpr (SB == SLOT_PAIR32) /* a concurrent insert's value may not have landed yet */
         if (m && pick(c, __ffs(m) - 1).tag != TAG_PUBLISHED) v = wait_published(&slot_at(cp, __ffs(m) - 1)->v);
+      if constexpr (is_pair16(SB)) /* the same, for pairs claimed key first */
+        if (m && v == t.empty_value && split_claim<SB>(t)) v = pair16_wait(t, &slot_at(cp, __ffs(m) - 1)->v);
       value = tile.shfl(v, __ffs(who) - 1);
       return true;
     }
@@ -301,8 +400,12 @@ __device__ __forceinline__ bool tile_erase(const Tile &tile, const table_ref &t,
           ok = erase_pair32(p, key, t);
         } else {
           ok = atomicCAS(&p->k, (unsigned long long)key, (unsigned long long)t.erased_key) == key;
-          /* an erased slot holds empty_value, which the pre-sm_90 claim relies on */
-          if (ok) atomicExch(&p->v, (unsigned long long)t.empty_value);
+          /* a free slot holds empty_value and no published bit, which the
+           * key-first claim relies on */
+          if (ok) {
+            atomicExch(&p->v, (unsigned long long)t.empty_value);
+            if (split_claim<SB>(t)) mark_published(t, p, false);
+          }
         }
       }
       /* a failed CAS means a duplicate of this key in the batch erased it */
@@ -316,8 +419,11 @@ __device__ __forceinline__ bool tile_erase(const Tile &tile, const table_ref &t,
 /* ---- insert family ------------------------------------------------------ */
 
 /* Claim a free slot that was observed as obs. On failure *now is what the
- * slot holds (its value word only trustworthy with 8-byte slots or CAS128). */
-template <int SB>
+ * slot holds (its value word only trustworthy with 8-byte slots or CAS128).
+ * MARK: SLOT_PAIR16 claimed key first sets the published bit of a value
+ * equal to empty_value (false: the table has no bits, as the multimap's,
+ * whose readers never run beside its inserts). */
+template <int SB, bool MARK = true>
 __device__ __forceinline__ bool claim(typename layout<SB>::slot_t *p, typename layout<SB>::slot_t obs,
                                       key_of<SB> key, uint64_t value, const table_ref &t,
                                       typename layout<SB>::slot_t *now) {
@@ -349,34 +455,23 @@ __device__ __forceinline__ bool claim(typename layout<SB>::slot_t *p, typename l
     return true;
   } else {
 #if __CUDA_ARCH__ >= 900
-    if (!key_cas) {
+    if (!split_claim<SB>(t)) {
       /* sm_90: key and value become visible together, so no reader ever waits. */
       *now = atomicCAS(p, obs, L::make(key, value));
       return L::same(*now, obs);
     }
 #endif
     (void)key_cas;
-    /* Before sm_90 there is no 128-bit CAS: claim the key, then publish the
-     * value. Readers that need the value wait for it (wait_value). */
+    /* No 128-bit CAS: claim the key, then publish the value (the protocol
+     * above pair16_wait). The free slot's value word holds empty_value. */
     unsigned long long old = atomicCAS(&p->k, obs.k, (unsigned long long)key);
     now->k = old;
     now->v = obs.v;
     if (old != obs.k) return false;
-    atomicExch(&p->v, (unsigned long long)value);
+    if (value != t.empty_value) atomicExch(&p->v, (unsigned long long)value);
+    else if (MARK) mark_published(t, p); /* published by the key CAS itself */
     return true;
   }
-}
-
-/* Pre-sm_90 scheme only: wait (bounded) until the claimer published the value.
- * If the published value is itself empty_value, the wait ends at its bound
- * and empty_value is the right answer. */
-__device__ __forceinline__ uint64_t wait_value(unsigned long long *v, uint64_t empty_value) {
-  uint64_t x = *reinterpret_cast<volatile unsigned long long *>(v);
-  for (int i = 0; x == empty_value && i < (1 << 14); ++i) {
-    __nanosleep(128);
-    x = *reinterpret_cast<volatile unsigned long long *>(v);
-  }
-  return x;
 }
 
 /* What an insert does to a slot that already holds its key; run by one lane.
@@ -402,10 +497,17 @@ __device__ __forceinline__ uint64_t on_present(typename layout<SB>::slot_t *p, t
        * assign or apply comes after the claimer's value */
       if (obs.tag != TAG_PUBLISHED) stored = wait_published(&p->v);
     } else {
-      if (t.key_cas && a.mode != UPSERT_ASSIGN) stored = wait_value(&p->v, t.empty_value);
+      /* the same for pairs claimed key first (pair16_wait) */
+      if (split_claim<SB>(t) && stored == t.empty_value) stored = pair16_wait(t, &p->v);
     }
     if (a.mode == UPSERT_ASSIGN) atomicExch(&p->v, (unsigned long long)value), stored = value;
     else if (a.mode == UPSERT_APPLY) atomic_apply_word(&p->v, value, a.op, a.vtype);
+    if constexpr (is_pair16(SB))
+      /* Whoever leaves empty_value in the word publishes it with the bit.
+       * Read back (exact whatever the op's rounding): the last writer of
+       * the word reads its own value, so once writers are done the word is
+       * not empty_value or the bit is set. */
+      if (a.mode != UPSERT_INSERT && split_claim<SB>(t) && load_relaxed_u64(&p->v) == t.empty_value) mark_published(t, p);
     return stored;
   }
 }
