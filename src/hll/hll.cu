@@ -97,7 +97,7 @@ gcol_status_t same_shape(const gcol_hll *dst, const gcol_hll *src) {
 
 gcol_status_t launch_max(gcol_hll *dst, const uint32_t *src, cudaStream_t s) {
   auto k = gcol::detail::hll_max_kernel;
-  k<<<grid_fill(k, 256, dst->num_sms, dst->m), 256, 0, s>>>(dst->v.registers, src, dst->m);
+  k<<<grid_fill(k, gcol::detail::kHllMergeBlock, dst->num_sms, dst->m), gcol::detail::kHllMergeBlock, 0, s>>>(dst->v.registers, src, dst->m);
   return gcol_from_cuda(cudaGetLastError());
 }
 

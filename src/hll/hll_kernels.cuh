@@ -28,21 +28,14 @@
 
 #include <stdint.h>
 #include "gcol/device/hll.cuh"
+#include "tuning_hll.h" /* block sizes, unroll, the word-field precision */
 
 namespace gcol {
 namespace detail {
 
-constexpr int kHllBlock = 1024;
-
-/* Items per thread and step: 32 bytes of loads in flight. */
-template <class T>
-constexpr int hll_unroll() {
-  return sizeof(T) == 4 ? 8 : 4;
-}
-
 template <int P>
 struct hll_layout {
-  static constexpr int FIELD = P <= 14 ? 32 : 6;   /* bits per register */
+  static constexpr int FIELD = P <= kHllWordFieldsMaxPrecision ? 32 : 6;   /* bits per register */
   static constexpr uint32_t F = 32 / FIELD;        /* registers per word */
   static constexpr size_t words = ((size_t(1) << P) + F - 1) / F;
   static constexpr size_t bytes = words * sizeof(uint32_t);

@@ -24,7 +24,7 @@
  * additions, which atomics never fixed). Sentinel keys are latched and
  * skipped where the direct path does it (accept_key in step 4).
  *
- * Region order (oa_ops::order_regions, map_policy.h says when) runs steps
+ * Region order (oa_ops::order_regions, tuning_oa.h says when) runs steps
  * 1-3 alone on a batch of keys: one pass into runs of the table's buckets. */
 #ifndef GCOL_SRC_MAP_MAP_GROUPED_CUH
 #define GCOL_SRC_MAP_MAP_GROUPED_CUH
@@ -36,11 +36,9 @@
 namespace gcol {
 namespace detail {
 
-/* Threads of the count and scatter kernels, and of the reduce kernel. */
-#define GCOL_GROUPED_BLOCK 512
-#define GCOL_GROUPED_REDUCE_BLOCK 512
-/* A key that finds no room after this many shared slots goes to the map. */
-#define GCOL_GROUPED_PROBES 64
+/* Block sizes, items per thread, probes and loads: tuning_oa.h
+ * (GCOL_GROUPED_*). A key that finds no room after GCOL_GROUPED_PROBES
+ * shared slots goes to the map. */
 
 /* Words of the shared table: keys and values as wide as the map's. */
 template <int B>
@@ -136,7 +134,6 @@ __global__ void __launch_bounds__(GCOL_GROUPED_BLOCK) grouped_starts_kernel(cons
  * meets only the 2^shift partitions under each first-pass partition from
  * its first input's to its last's, and only their counters are scanned
  * (H100, 100M i64 keys into 2048: 1.05 -> 0.88 ms). */
-#define GCOL_GROUPED_ITEMS 8
 template <int KB, int VB>
 struct grouped_tile_storage {
   static constexpr int tile = GCOL_GROUPED_BLOCK * GCOL_GROUPED_ITEMS;
@@ -145,7 +142,7 @@ struct grouped_tile_storage {
   uint16_t part[tile];
 };
 template <int KB, int VB>
-__global__ void __launch_bounds__(GCOL_GROUPED_BLOCK, 2) grouped_scatter_kernel(table_ref t, const void *keys,
+__global__ void __launch_bounds__(GCOL_GROUPED_BLOCK, GCOL_GROUPED_SCATTER_MIN_BLOCKS) grouped_scatter_kernel(table_ref t, const void *keys,
                                                                              const void *values, size_t n, int bits,
                                                                              int shift, int top, uint32_t *cursor,
                                                                              void *part_keys, void *part_values) {
@@ -281,7 +278,6 @@ __device__ __forceinline__ void grouped_fold(unsigned long long *w, uint32_t slo
  * only them and resets only them. H100, 100M inputs onto 10M i64 keys,
  * counting: 2.41 ms with a slot per probe, one input per thread and
  * whole-table sweeps, 1.56 so. */
-#define GCOL_GROUPED_LOADS 2
 template <int T, int KB, int VB, int KC = 0>
 __global__ void __launch_bounds__(GCOL_GROUPED_REDUCE_BLOCK) grouped_reduce_kernel(
     table_ref t, const void *part_keys, const void *part_values, const uint32_t *items, const uint32_t *num_items,

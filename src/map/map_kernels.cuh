@@ -1,12 +1,12 @@
 /* Device layer of the map: thin bulk kernels over the bulk tile steps of
  * gcol/device/detail/map_bulk.cuh (the same steps the device API runs).
  *
- * A tile of W threads (worker_lanes: T for erase, T/2 for lookups in
- * buckets of T >= 4 chunks; test builds may pick others for sets,
- * launch_cfg::lanes) takes as many consecutive inputs; each thread loads
+ * A tile of W threads (oa_tuning's lanes, tuning_oa.h: T for erase, T/2
+ * for lookups in buckets of T >= 4 chunks; test builds may pick others for
+ * sets, launch_cfg::lanes) takes as many consecutive inputs; each thread loads
  * and hashes its own key (coalesced, hashed once), then the tile walks its
  * ranks and probes together. The insert family instead takes one key per
- * tile of upsert_lanes. The grid is sized to fill the GPU once and
+ * tile of oa_tuning::upsert_lanes. The grid is sized to fill the GPU once and
  * strides over the input, so counters are added once per warp at the end. */
 #ifndef GCOL_SRC_MAP_MAP_KERNELS_CUH
 #define GCOL_SRC_MAP_MAP_KERNELS_CUH
@@ -16,18 +16,8 @@
 #include "gcol/device/hash.cuh"
 #include "gcol/device/block_aggregate.cuh"
 #include "gcol/device/detail/map_bulk.cuh"
+#include "tuning_oa.h" /* blocks, launch bounds, lanes */
 
-/* Resident blocks of 256 threads per SM that the upsert kernels are compiled
- * for (more blocks: fewer registers per thread). */
-#ifndef GCOL_UPSERT_MIN_BLOCKS
-#define GCOL_UPSERT_MIN_BLOCKS 6 /* measured: +5% insert on H100 over no bound (RESULTS.md) */
-#endif
-
-/* retrieve_all's block size and 16-byte chunks per thread and step. */
-#ifndef GCOL_RETRIEVE_BLOCK
-#define GCOL_RETRIEVE_BLOCK 256
-#define GCOL_RETRIEVE_ITEMS 4
-#endif
 
 namespace gcol {
 namespace detail {
@@ -99,28 +89,15 @@ __device__ __forceinline__ bool load_key(const table_ref &t, const void *keys, s
        base += stride) {                                                                     \
     const size_t i = base + (threadIdx.x & 31);
 
-/* Lanes of upsert_kernel's tiles: 2 for maps (a 64-byte bucket of 16-byte
- * pairs is read as two 32-byte halves), worker_lanes for keys-only tables.
- * H100, 100M unique pairs, insert G/s at load 0.5 / 0.8 (bench_map, one
- * machine): i64 pairs, the rank walk of bulk_upsert_step over 4 lanes (the
- * kernel before 1.2.5) 10.01 / 8.21, a key per tile of 4 lanes 10.24 /
- * 8.33, of 2 lanes 10.78 / 9.31; i32 pairs (32-byte buckets) 11.08 / 9.78,
- * 11.43 / 10.15 with 2 lanes, 10.60 / 9.90 with 1. Erase keeps the rank
- * walk over worker_lanes (with 2 lanes: i64 7.17 -> 7.80 ms). */
-template <int T, int SB>
-__host__ __device__ constexpr int upsert_lanes() {
-  if constexpr (layout<SB>::keys_only) return worker_lanes<T, false, SB>();
-  else return T < 2 ? T : 2;
-}
-
-/* The insert family, a key per tile: each tile of W lanes (upsert_lanes)
+/* The insert family, a key per tile: each tile of W lanes (upsert_lanes,
+ * tuning_oa.h)
  * takes one input per step (every lane loads it: one broadcast load),
  * probes for it, and its rank 0 writes the outputs; no shuffles of other
  * lanes' keys. MODE (an upsert_mode) is a template parameter so that each
  * kernel keeps only its own code path: fewer registers, more threads
  * resident. OUTPUTS adds insert_and_find's per-input outputs. */
 template <int T, int W, int KB, int VB, int MODE, bool OUTPUTS, int KC = 0>
-__global__ void __launch_bounds__(256, GCOL_UPSERT_MIN_BLOCKS) upsert_kernel(table_ref t, const void *keys, const void *values, size_t n,
+__global__ void __launch_bounds__(GCOL_OA_BLOCK, GCOL_UPSERT_MIN_BLOCKS) upsert_kernel(table_ref t, const void *keys, const void *values, size_t n,
                                                      upsert_args a, void *values_out, uint8_t *inserted_out,
                                                      unsigned long long *d_count) {
   constexpr int SB = slot_for_scheme<slot_of<KB, VB>(), KC>();
@@ -195,9 +172,9 @@ __global__ void erase_kernel(table_ref t, const void *keys, size_t n, unsigned l
  * 3.06 ms against 3.73 striding); inserts stride over a grid that fills the
  * GPU once (100M u32 inserts into a DRAM table: 14.0 against 7.9 G/s with a thread each;
  * 100M inserts of 1M keys in the L2: 1.17 against 1.46 ms), or half of it
- * into a DRAM table on sm_90 (solo_insert_div, map_policy.h). */
+ * into a DRAM table on sm_90 (solo_insert_div, map_policy.c). */
 template <int T, int KB, int VB, int KC = 0>
-__global__ void __launch_bounds__(256) find_solo_kernel(table_ref t, const void *keys, size_t n, void *out,
+__global__ void __launch_bounds__(GCOL_OA_BLOCK) find_solo_kernel(table_ref t, const void *keys, size_t n, void *out,
                                                         bool contains) {
   constexpr int SB = slot_for_scheme<slot_of<KB, VB>(), KC>();
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
@@ -220,7 +197,7 @@ __device__ __forceinline__ int solo_upsert(const table_ref &t, key_of<SB> k, uin
 }
 
 template <int T, int KB, int VB, int MODE, bool OUTPUTS, int KC = 0>
-__global__ void __launch_bounds__(256) upsert_solo_kernel(table_ref t, const void *keys, const void *values, size_t n,
+__global__ void __launch_bounds__(GCOL_OA_BLOCK) upsert_solo_kernel(table_ref t, const void *keys, const void *values, size_t n,
                                                           upsert_args a, void *values_out, uint8_t *inserted_out,
                                                           unsigned long long *d_count) {
   constexpr int SB = slot_for_scheme<slot_of<KB, VB>(), KC>();
@@ -240,7 +217,7 @@ __global__ void __launch_bounds__(256) upsert_solo_kernel(table_ref t, const voi
       if (inserted_out) inserted_out[i] = st == UPSERT_INSERTED;
     }
   }
-  warp_add(&t.state->size, pending); /* every thread reaches here: whole blocks of 256 */
+  warp_add(&t.state->size, pending); /* every thread reaches here: whole blocks of GCOL_OA_BLOCK */
   warp_add(d_count, inserted);
 }
 

@@ -1,7 +1,8 @@
 /* Internal interface between the host side of the open-addressing core
- * (map, set; the multimap's fill and retrieve_all) and its kernels,
- * instantiated once per key width x value width (map_instance.cu; VB = 0:
- * keys only). */
+ * (map, set; the multiset's contains, the multimap's fill and
+ * retrieve_all) and its kernels, instantiated once per key width x value
+ * width (map_instance.cu; VB = 0: keys only). Each op is one dispatch
+ * (dispatch_oa.cuh) that returns the launch's cudaError_t. */
 #ifndef GCOL_SRC_MAP_MAP_OPS_H
 #define GCOL_SRC_MAP_MAP_OPS_H
 
@@ -14,11 +15,12 @@
 namespace gcol {
 namespace detail {
 
+/* The run-time choices of one table (from its policy row, map_policy.c);
+ * block sizes and lanes are compile-time (tuning_oa.h). */
 struct launch_cfg {
-  int tile;          /* 1, 2, 4 or 8 */
-  int lanes;         /* 0: worker_lanes. Test builds, keys-only tables: 1 or 2
+  int tile;          /* one of the tiles compiled for the table's class */
+  int lanes;         /* 0: oa_tuning's. Test builds, keys-only tables: 1 or 2
                         lanes probe a key (each reading tile / lanes chunks) */
-  int block_threads;
   int num_sms;
   int solo_lookups;  /* table classes (GCOL_OA_*, map_policy.h) whose */
   int solo_upserts;  /* lookups / inserts run a thread per key; tests set 0 */
@@ -50,7 +52,8 @@ struct grouped_plan {
 };
 
 /* Whether the policy's mask (launch_cfg::solo_*) gives table t a thread per
- * key: by its class, or for fitting the L2. 16-byte keys: tiles. */
+ * key: by its class, or for fitting the L2. 16-byte keys: tiles (their
+ * thread-per-key kernels are not compiled: oa_tuning::solo, tuning_oa.h). */
 template <int SB>
 inline bool solo_for(int mask, const launch_cfg &l, const table_ref &t) {
   if (sizeof(key_of<SB>) == 16) return false;
@@ -95,6 +98,11 @@ struct oa_ops {
                                    const grouped_plan &g, cudaStream_t s);
   static cudaError_t find(const launch_cfg &l, const table_ref &t, const void *keys, size_t n, void *out,
                           bool contains, cudaStream_t s);
+  /* contains on a multiset's open table (keys only, l.tile ==
+   * GCOL_MULTISET_TILE): its own instance of the find kernels, whatever the
+   * sets' tiles. cudaErrorNotSupported for VB > 0. */
+  static cudaError_t multiset_contains(const launch_cfg &l, const table_ref &t, const void *keys, size_t n,
+                                       uint8_t *found, cudaStream_t s);
   static cudaError_t erase(const launch_cfg &l, const table_ref &t, const void *keys, size_t n,
                            unsigned long long *d_count, cudaStream_t s);
   static cudaError_t fill(const launch_cfg &l, const table_ref &t, size_t num_slots, cudaStream_t s);

@@ -28,19 +28,17 @@
 #include "gcol/device/hash.cuh"
 #include "gcol/device/detail/map_bulk.cuh"
 #include "gcol/device/detail/warp_redux.cuh"
-
-#ifndef GCOL_REBUILD_BLOCK
-#define GCOL_REBUILD_BLOCK 256
-#endif
+#include "tuning_oa.h" /* GCOL_REBUILD_* */
 
 namespace gcol {
 namespace detail {
 
-/* A segment: the new buckets one block stages in shared memory, 32 KB of
- * slots for either slot size and any bucket width T. */
+/* A segment: the new buckets one block stages in shared memory,
+ * GCOL_REBUILD_STAGE_BYTES of slots for either slot size and any bucket
+ * width T. */
 template <int T, int SB>
 struct rebuild_shape {
-  enum { slots_per_bucket = T * layout<SB>::per_chunk, stage_slots = 32768 / layout<SB>::bytes,
+  enum { slots_per_bucket = T * layout<SB>::per_chunk, stage_slots = GCOL_REBUILD_STAGE_BYTES / layout<SB>::bytes,
          segment_buckets = stage_slots / slots_per_bucket };
 };
 
@@ -64,7 +62,7 @@ template <int T, int KB, int VB, int KC = 0>
 __global__ void __launch_bounds__(GCOL_REBUILD_BLOCK) stage_kernel(table_ref from, table_ref to) {
   constexpr int SB = slot_for_scheme<slot_of<KB, VB>(), KC>(), PER = layout<SB>::per_chunk;
   constexpr int BS = rebuild_shape<T, SB>::slots_per_bucket, SEG = rebuild_shape<T, SB>::segment_buckets;
-  constexpr int ITEMS = 4, ROUND = GCOL_REBUILD_BLOCK * ITEMS;
+  constexpr int ITEMS = GCOL_REBUILD_ITEMS, ROUND = GCOL_REBUILD_BLOCK * ITEMS;
   typedef layout<SB> L;
   typedef typename L::slot_t slot_t;
   __shared__ slot_t stage[SEG * BS];

@@ -19,7 +19,8 @@ gcol_status_t oa_init(oa_object *o, uint32_t magic, const gcol_map_config_t &c, 
   gcol_device_info_t dev;
   GCOL_TRY(gcol_current_device_info(&dev));
   GCOL_TRY(gcol_device_l2_bytes(dev.device, &o->l.l2_bytes));
-  gcol_map_policy_t p = gcol_map_policy_for(dev.cc_major);
+  gcol_map_policy_t p;
+  GCOL_TRY(gcol_map_policy_of_device(dev.device, &p));
   o->kb = (int)gcol_type_size(c.key_type);
   o->vb = vb;
   o->t = table_ref_for(c, p.key_cas);
@@ -33,7 +34,6 @@ gcol_status_t oa_init(oa_object *o, uint32_t magic, const gcol_map_config_t &c, 
   o->needs_key_cas = p.key_cas || (arch != 0 && arch < 90); /* 0: unknown, the row decides */
   o->t.key_cas = o->needs_key_cas;
   o->l.tile = gcol_oa_tile(&p, o->kb, vb, c.capacity, c.growable, o->l.l2_bytes);
-  o->l.block_threads = p.block_threads;
   o->l.num_sms = dev.num_sms;
   o->l.solo_lookups = p.solo_lookups;
   o->l.solo_upserts = p.solo_upserts;
@@ -182,7 +182,7 @@ static gcol_status_t apply_grouped(oa_object *o, const void *keys, const void *v
   return st;
 }
 
-/* Region order (map_policy.h) for a batch of n keys alone and the op class
+/* Region order (tuning_oa.h) for a batch of n keys alone and the op class
  * (GCOL_OA_REGION_*): the plan; false when the batch goes as it is. */
 static bool region_shape(const oa_object *o, size_t n, int op, grouped_plan *g) {
   if (o->kb == 16 || !(o->l.region_ops & op) || n >= ((size_t)1 << 32)) return false;

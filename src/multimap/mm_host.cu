@@ -52,15 +52,15 @@ gcol_status_t mm_init(mm_object *m, uint32_t magic, const gcol_multimap_config_t
   gcol_device_info_t dev;
   GCOL_TRY(gcol_current_device_info(&dev));
   GCOL_TRY(gcol_device_l2_bytes(dev.device, &m->l.l2_bytes));
-  gcol_map_policy_t pol = gcol_map_policy_for(dev.cc_major);
+  gcol_map_policy_t pol;
+  GCOL_TRY(gcol_map_policy_of_device(dev.device, &pol));
   m->r.t = table_ref_for(c.map, pol.key_cas);
   m->r.t.capacity = p.capacity;
   m->r.t.num_buckets = p.num_buckets;
   m->r.chained = p.engine != GCOL_MULTIMAP_OPEN;
   m->l.tile = p.tile;
-  m->l.block_threads = pol.block_threads;
   m->l.num_sms = dev.num_sms;
-  m->l.solo_lookups = pol.solo_lookups; /* contains (the set's kernel) and the open engine's count */
+  m->l.solo_lookups = pol.solo_lookups; /* contains (the find kernels' multiset instance) and the open engine's count */
   m->last = s;
   GCOL_TRY(alloc_all(m, s));
   return mm_clear(m, s);
@@ -110,7 +110,7 @@ gcol_status_t mm_count(const mm_object *m, const void *keys, size_t n, size_t *d
 gcol_status_t mm_contains(const mm_object *m, const void *keys, size_t n, uint8_t *found, cudaStream_t s) {
   if (n == 0) return GCOL_SUCCESS;
   return gcol_from_cuda(
-      with_mm_ops(m, [&](auto, auto oa) { return oa.find(m->l, m->r.t, keys, n, found, true, s); }));
+      with_mm_ops(m, [&](auto, auto oa) { return oa.multiset_contains(m->l, m->r.t, keys, n, found, s); }));
 }
 
 gcol_status_t mm_retrieve(void *d_temp, const mm_object *m, const void *keys, size_t n, void *keys_out,

@@ -12,7 +12,7 @@
 namespace gcol {
 namespace detail {
 
-static constexpr int MM_BLOCK = 256;
+static constexpr int MM_BLOCK = GCOL_MM_BLOCK; /* tuning_mm.h */
 
 template <int KB, int VB>
 cudaError_t mm_ops<KB, VB>::insert(int num_sms, const mm_ref &r, const void *keys, const void *values, size_t n,

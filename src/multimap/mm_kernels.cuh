@@ -11,6 +11,7 @@
 #include "map/map_kernels.cuh"
 #include "mm_engines.cuh"
 #include "mm_ops.h"
+#include "tuning_mm.h"
 
 namespace gcol {
 namespace detail {
@@ -36,8 +37,7 @@ __device__ __forceinline__ unsigned long long tile_match_count(const Tile &tile,
  * all its output with one atomic (tile_reserve_n), then the tiles scan again
  * and write. The second scan reads what the first just brought into L1/L2,
  * and a warp-wide reservation replaces one atomic per matching query. */
-/* No __launch_bounds__: with (256) alone ptxas capped the count instance at
- * 32 registers and spilled (CUDA 13.0, sm_90); unbounded it takes 38. */
+/* No __launch_bounds__ (tuning_mm.h says why). */
 template <class E, int KB, int VB, bool WRITE>
 __global__ void query_kernel(E e, const void *queries, size_t n, mm_query_out o) {
   constexpr int T = E::T, SB = E::SLOT_KIND;
@@ -92,7 +92,7 @@ __global__ void query_kernel(E e, const void *queries, size_t n, mm_query_out o)
  * classes): the engine's scan with the whole bucket read by one thread,
  * matches summed, stopping after the first bucket with an empty slot. */
 template <int KB, int VB>
-__global__ void __launch_bounds__(256) oa_count_solo_kernel(table_ref t, const void *queries, size_t n, mm_query_out o) {
+__global__ void __launch_bounds__(GCOL_MM_BLOCK) oa_count_solo_kernel(table_ref t, const void *queries, size_t n, mm_query_out o) {
   constexpr int SB = slot_of<KB, VB>(), T = oa_engine<SB>::T;
   unsigned long long total = 0;
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
@@ -117,7 +117,7 @@ __global__ void __launch_bounds__(256) oa_count_solo_kernel(table_ref t, const v
 
 /* Open addressing insert: every valid pair takes a slot of its own. */
 template <int KB, int VB>
-__global__ void __launch_bounds__(256, GCOL_UPSERT_MIN_BLOCKS) oa_insert_kernel(table_ref t, const void *keys,
+__global__ void __launch_bounds__(GCOL_MM_BLOCK, GCOL_UPSERT_MIN_BLOCKS) oa_insert_kernel(table_ref t, const void *keys,
                                                                              const void *values, size_t n,
                                                                              unsigned long long *d_count) {
   constexpr int SB = slot_of<KB, VB>(), T = oa_engine<SB>::T;
@@ -145,7 +145,7 @@ __global__ void __launch_bounds__(256, GCOL_UPSERT_MIN_BLOCKS) oa_insert_kernel(
  * skipped and latches FULL. Each thread writes its node, then links it
  * (chain_link: under the bucket lock when locks != NULL). */
 template <int KB, int VB>
-__global__ void __launch_bounds__(256) chain_insert_kernel(table_ref t, unsigned *next, unsigned *heads,
+__global__ void __launch_bounds__(GCOL_MM_BLOCK) chain_insert_kernel(table_ref t, unsigned *next, unsigned *heads,
                                                           unsigned *locks, const void *keys, const void *values,
                                                           size_t n, unsigned long long *d_count) {
   constexpr int SB = slot_of<KB, VB>();

@@ -39,7 +39,8 @@ gcol_status_t mm_insert(mm_object *o, const void *keys, const void *values, size
 gcol_status_t mm_count(const mm_object *o, const void *keys, size_t n, size_t *d_counts, size_t *d_total,
                        cudaStream_t s);
 /* Open engine only (the multiset): found[i] = key i has a copy, through the
- * open-addressing core's contains kernel (the table is a set's table). */
+ * open-addressing core's find kernels compiled for the multiset's tile
+ * (oa_ops::multiset_contains; the table is laid out as a set's). */
 gcol_status_t mm_contains(const mm_object *o, const void *keys, size_t n, uint8_t *found, cudaStream_t s);
 gcol_status_t mm_retrieve(void *d_temp, const mm_object *o, const void *keys, size_t n, void *keys_out,
                           void *values_out, size_t *query_out, size_t out_capacity, size_t *d_total, cudaStream_t s);

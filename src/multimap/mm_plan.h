@@ -4,26 +4,13 @@
 #define GCOL_SRC_MULTIMAP_MM_PLAN_H
 
 #include "gcol/gcol.h"
+#include "tuning_mm.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Probing tiles of the open-addressing engine, fixed at compile time to the
- * map's measured choice (src/map/map_policy.c: 2 lanes for 8-byte slots, 4
- * for 16-byte slots) so that each key/value pair instantiates one kernel
- * per operation. Not yet swept for duplicates: a key's copies fill its
- * bucket, so a larger tile may pay off; try it by building with
- * -DGCOL_MM_TILE16=8 in both CFLAGS and NVFLAGS (1, 2, 4, 8 or 16). */
-#ifndef GCOL_MM_TILE8
-#define GCOL_MM_TILE8 2
-#endif
-#ifndef GCOL_MM_TILE32 /* 16-byte keys with values: 32-byte slots, as the map's */
-#define GCOL_MM_TILE32 2
-#endif
-#ifndef GCOL_MM_TILE16
-#define GCOL_MM_TILE16 4
-#endif
+/* The open engine's tiles (GCOL_MM_TILE*) and block size: tuning_mm.h. */
 
 /* The "no node" link of the chained engines. */
 #define GCOL_MM_NIL 0xffffffffu

@@ -10,9 +10,10 @@ using gcol::detail::api_scope;
 using gcol::detail::oa_open;
 using gcol::detail::MM_RETRIEVE_TEMP_BYTES;
 
-/* contains runs the set's kernel on the multiset's table, whose buckets are
- * GCOL_MULTISET_TILE chunks (mm_plan.c, mm_engines.cuh): the shipped set
- * kernels are compiled for that tile too (GCOL_OA_TILE_ALT). */
+/* contains runs the open-addressing core's find kernels on the multiset's
+ * table, whose buckets are GCOL_MULTISET_TILE chunks (mm_plan.c,
+ * mm_engines.cuh): their own instance for that tile
+ * (oa_ops::multiset_contains, src/map/dispatch_oa.cuh), not the set's. */
 
 namespace {
 

@@ -15,7 +15,9 @@ namespace gcol {
 namespace detail {
 
 /* Lanes that probe one key together in the bulk steps, for buckets of T
- * 16-byte chunks. Lookups in buckets of 4 or more chunks take half as many
+ * 16-byte chunks: the device API's defaults (users' kernels). The library's
+ * own kernels take theirs from its tuning file (src/map/tuning_oa.h,
+ * oa_tuning), measured once for both, with the same numbers. Lookups in buckets of 4 or more chunks take half as many
  * lanes, each reading two chunks, so a warp has twice the keys in flight (H100,
  * 100M i64 pairs, load 0.5: find 23.0 -> 24.9 G/s, contains 22.3 -> 26.1; load
  * 0.8: find 19.3 -> 21.3). The bulk insert steps keep a lane per chunk: with two
