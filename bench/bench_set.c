@@ -225,7 +225,7 @@ int main(void) {
   bench_repeats(GCOL_U64, "u64", n);
   bench_multiset(GCOL_I64, "i64", n);
   if (getenv("GCOL_BENCH_SWEEP")) {
-    /* tiles 1 and 8 lost every column on an H100 (RESULTS.md): 2 and 4 with
+    /* tiles 1 and 8 lost every column on an H100 (docs/experiments.md): 2 and 4 with
      * 1, 2 or worker_lanes lanes per key */
     for (int k = 0; k < 2; ++k)
       for (int tile = 2; tile <= 4; tile += 2)

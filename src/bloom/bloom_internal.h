@@ -20,7 +20,7 @@ extern "C" {
  * (H100, G keys/s at 1 MiB / 128 MiB / 2 GiB: 1 lane 21.4 / 10.8 / 9.4, 2
  * lanes 30.6 / 14.1 / 11.7, 4 lanes 56.8 / 16.5 / 12.9). Contains: 1 (86.6 /
  * 32.8 / 27.2; 2 lanes 69.3 / 31.3 / 26.1, 4 lanes 46.4 / 30.4 / 25.3).
- * bench/RESULTS.md, 2026-11-24. The shipped library builds these alone; the
+ * docs/experiments.md, 2026-11-24. The shipped library builds these alone; the
  * benchmark sweeps the others through gcol_test_hooks (core/test_hooks.h). */
 #define GCOL_BLOOM_ADD_TILE 4
 #define GCOL_BLOOM_CONTAINS_TILE 1

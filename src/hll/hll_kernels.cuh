@@ -16,7 +16,7 @@
  * The packed byte fields with a CAS loop that shipped before ran at 150-265
  * G items/s on an H100: lanes that had to raise a field diverged into the
  * loop (half a warp active on average, ncu); these run at 320-385 (1e9 u64
- * items, exp sweep in bench/RESULTS.md). Thermometer fields at p <= 14 lose
+ * items, exp sweep in docs/experiments.md). Thermometer fields at p <= 14 lose
  * to 32-bit words (few registers: the overflow atomics contend).
  *
  * The merge: block b walks the registers from its own offset (b * m / grid),

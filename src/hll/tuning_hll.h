@@ -22,7 +22,7 @@ constexpr int hll_unroll() {
 /* The largest precision whose shared registers are 32-bit words (FIELD 32,
  * 64 KiB at 14); above, 6-bit thermometer fields (hll_kernels.cuh says
  * why: at p <= 14 the fields lose to words, 1e9 u64 items on an H100, exp
- * sweep in bench/RESULTS.md). */
+ * sweep in docs/experiments.md). */
 constexpr int kHllWordFieldsMaxPrecision = 14;
 
 }  // namespace detail

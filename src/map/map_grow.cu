@@ -55,7 +55,7 @@ gcol_status_t read_counts(const oa_object *m, size_t *live, size_t *used, cudaSt
  * work still queued instead of leaving the GPU idle after the
  * synchronization (fresh pages for cudaMallocAsync's default pool cost
  * about 1.6 ms per GB on an H100: 100M u64 keys in 10 batches into a
- * growable set of 50M slots took 16.4 ms, now 14.3; RESULTS.md). The size
+ * growable set of 50M slots took 16.4 ms, now 14.3; docs/experiments.md). The size
  * is guessed from the bound, as if every key since the last exact count
  * were new. No guess while the last exact count found room (batches of
  * repeated keys keep the bound far above the truth, and would allocate for

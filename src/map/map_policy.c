@@ -4,7 +4,7 @@
  * Adding a row (a GPU measured apart, e.g. H200 next to H100, both sm_90):
  * put it after the rows it refines, with a match that tells it apart (a
  * part of the device's name, or the least memory: H100 80 GB, H200 141 GB),
- * and cite in `sweep` the measurement that chose it (its bench/RESULTS.md
+ * and cite in `sweep` the measurement that chose it (its docs/experiments.md
  * section: the command, the GPU, the date). A GPU no row names takes the
  * default row of its architecture (the last one that matches by compute
  * capability alone). Every choice of a row must be compiled:
@@ -18,7 +18,7 @@
 #include "core/common.h"
 
 /* Kernel shapes (H100 measurements in map_policy.h, tuning_oa.h and
- * bench/RESULTS.md): a thread per key for lookups and inserts in sets and in
+ * docs/experiments.md): a thread per key for lookups and inserts in sets and in
  * tables that fit the L2, and for lookups in maps of 8-byte slots (100M i32
  * pairs at load 0.5, against tiles: find hits 27.33 / 21.32 G/s, misses
  * 24.17 / 23.01, contains 28.15 / 21.29); their inserts stay on tiles (11.13
@@ -42,7 +42,7 @@
  * thread-per-key insert alone: the maps' tile inserts 10.77 -> 9.16 (i64,
  * half grid; 10.73 / 10.35 on 5 / 4 of the 6 resident blocks per SM),
  * multiset insert 10.25 -> 7.36, set erase 18.52 -> 14.53, Bloom add
- * unchanged (bench/RESULTS.md). Measured on sm_90 only, so older GPUs keep
+ * unchanged (docs/experiments.md). Measured on sm_90 only, so older GPUs keep
  * the full grid. */
 /* The tiles every row takes today (tuning_oa.h: the sweep of 2026-11-23). */
 #define TILES GCOL_MAP_TILE8, GCOL_MAP_TILE16, GCOL_MAP_TILE16_IN_L2, GCOL_MAP_TILE32, GCOL_SET_TILE, GCOL_SET_TILE16
@@ -59,7 +59,7 @@ static const gcol_map_policy_t rows[] = {
     /* sm_90 (H100 and H200 alike until the H200 is measured apart): CAS128
        claims 16-byte pairs */
     {9, NULL, 0, TILES, 0, SOLO_LOOKUPS, SOLO_UPSERTS, GROUPED_SMEM, REGION_OPS, 2,
-     "H100 SXM: GCOL_BENCH_SWEEP=1 make bench (2026-11-23, tuning_oa.h) and bench/RESULTS.md"},
+     "H100 SXM: GCOL_BENCH_SWEEP=1 make bench (2026-11-23, tuning_oa.h) and docs/experiments.md"},
 };
 
 const gcol_map_policy_t *gcol_map_policy_rows(size_t *count) {

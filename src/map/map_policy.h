@@ -62,7 +62,7 @@ typedef struct {
   int region_ops;      /* GCOL_OA_REGION_* ops whose large batches go in region order */
   int solo_insert_div; /* a thread-per-key insert into a table larger than the L2 runs on
                           1 / solo_insert_div of a full grid (map_policy.c) */
-  const char *sweep;   /* the measurement that chose the row (a bench/RESULTS.md section) */
+  const char *sweep;   /* the measurement that chose the row (a docs/experiments.md section) */
 } gcol_map_policy_t;
 
 /* The library's rows (map_policy.c) and their count. */

@@ -19,7 +19,7 @@
  *
  * Memory traffic is the old table read once and the new one written once;
  * the earlier rebuild (fill the new table, then one CAS insert per pair)
- * spent 12 ms moving 80M pairs into 200M slots on an H100 (RESULTS.md).
+ * spent 12 ms moving 80M pairs into 200M slots on an H100 (docs/experiments.md).
  * The old table is consumed: callers free it afterwards and may not fall
  * back to it once pass 1 ran (every allocation happens before). */
 #ifndef GCOL_SRC_MAP_MAP_REBUILD_CUH

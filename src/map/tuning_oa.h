@@ -16,7 +16,8 @@
  *
  * C11 and CUDA C++ alike: map_policy.c, map_config_check.c and mm_plan.c
  * read the tiles; the C++ part at the end is the kernels' view.
- * Measurements: H100 SXM unless said (bench/RESULTS.md). */
+ * Measurements: H100 SXM unless said (docs/experiments.md; current figures:
+ * bench/RESULTS.md). */
 #ifndef GCOL_SRC_MAP_TUNING_OA_H
 #define GCOL_SRC_MAP_TUNING_OA_H
 

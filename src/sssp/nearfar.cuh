@@ -346,7 +346,7 @@ inline gcol_status_t nearfar_fit_in_memory(uint32_t n, bool targets, size_t num_
 
 /* The block size of the policy: 512 threads (2 blocks per SM). It won or
  * tied every row of the H100 sweep against 256 (4 per SM), GPU s 256 / 512
- * (bench/RESULTS.md, issue 27): all vertices, 2D grid 256 sources 0.240 /
+ * (docs/experiments.md, issue 27): all vertices, 2D grid 256 sources 0.240 /
  * 0.140, voxel grid 1,024 sources 0.157 / 0.148, road model 0.704 / 0.661,
  * 3-NN road 0.807 / 0.805; target lists of 4,096 sources: voxel 0.562 /
  * 0.538, road model 2.791 / 2.617, 3-NN road 3.219 / 3.219. 256 stays

@@ -23,7 +23,7 @@ enum { ENGINE_WARP = 1, ENGINE_NEARFAR = 2 };
 
 /* The near-far bucket width in mean arc weights, from the graph's class:
  * 2 on a grid of one layer (the 2D grid), 8 elsewhere. The sweep of issue
- * 27 (bench/RESULTS.md, widths 1-16) put the 2D grid's best at 2 (9% ahead
+ * 27 (docs/experiments.md, widths 1-16) put the 2D grid's best at 2 (9% ahead
  * of 8), the road networks' at 8-16 (5-11% ahead of 2) and the voxel grid
  * flat from 1 to 8. Not the weights make the difference (both grids draw
  * the same costs); the class does, so the rule names the class. The hooks'
@@ -47,7 +47,7 @@ float nf_delta(const gcol_graph_t *g) {
  * 3.3x-9x faster at 256-1,024 sources, and at 4,096 sources with target
  * lists (the warp engine's best case, 31 warps per SM) still 2.1x (voxel
  * grid), 1.24x and 1.41x (road networks) faster, and level on a 6,067-vertex
- * road graph (bench/RESULTS.md, issue 27). A target list of 2^31 or more entries
+ * road graph (docs/experiments.md, issue 27). A target list of 2^31 or more entries
  * (its pending count is 32-bit) and the hooks' heap size go to the warp
  * engine; the hooks' engine forces either. *fit: near-far's sizing, set
  * whenever *engine is ENGINE_NEARFAR. */

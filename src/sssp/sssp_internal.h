@@ -51,7 +51,7 @@ gcol_status_t gcol_detail_heap_bench(uint32_t warps, uint32_t pairs, uint32_t ca
 
 /* The near-far engine's bucket width in mean arc weights (sssp.cu): 2 on
  * a grid of one layer (nz == 1: the 2D grid), 8 on every other graph
- * (bench/RESULTS.md, issue 27: the bucket-width sweep). */
+ * (docs/experiments.md, issue 27: the bucket-width sweep). */
 #define GCOL_SSSP_NF_DELTA 8.0f
 #define GCOL_SSSP_NF_DELTA_2D_GRID 2.0f
 

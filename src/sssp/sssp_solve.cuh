@@ -174,7 +174,7 @@ void lay_out(carve &c, const gcol_graph *g, const plan &p, const needs &nd, size
  * of meta, 28 KB of L1; 0.6 refills per source), 1.36 s with 700, 1.26 s
  * with 576 (the 2/3 rule; 11 refills per source) and 1.21 s with 450 (21
  * refills per source; each sweep point draws its own sources, so the last
- * two are within noise; bench/RESULTS.md). */
+ * two are within noise; docs/experiments.md). */
 struct smem_limits {
   size_t per_sm, reserved; /* bytes: an SM's shared memory, the part reserved per block */
 };

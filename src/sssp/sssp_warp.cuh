@@ -104,7 +104,7 @@ struct grid_view {
  * (lo, first bound] and counts again). So the one push pass always fits. (It
  * used to push first and count after an overflow: the pushes that were
  * thrown away made a third of all heap merges on the 4,096-source voxel
- * bench; bench/RESULTS.md.) False when T cannot separate the keys (more keys
+ * bench; docs/experiments.md.) False when T cannot separate the keys (more keys
  * equal to lo than fit): the caller falls back.
  * Vertices at exactly d may already be settled: pushing them again only
  * re-relaxes their arcs, and `left` is recounted from the targets strictly
@@ -274,7 +274,7 @@ __device__ bool warp_dijkstra(const G &g, uint32_t n, uint32_t s, float *dist, u
     du = __ldcg(&dist[x]);
     /* The next two vertices, most likely: their dist lines to L2 for the
      * stale check (a hint; their neighbours' lines as well cost more DRAM
-     * traffic than they saved, bench/RESULTS.md; deeper prefetch, 8 or 16
+     * traffic than they saved, docs/experiments.md; deeper prefetch, 8 or 16
      * vertices and their arcs' first lines, gave nothing where few warps
      * share an SM either, issue 27). */
     uint32_t next = h.peek_value(lane);

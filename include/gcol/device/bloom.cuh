@@ -17,7 +17,7 @@
  * touch the four words of one thread (one OR reduction per word, or two
  * 16-byte loads); the tile forms (tiles of 1 to 32 threads from
  * cooperative_groups::tiled_partition<N>) split the words over the tile's
- * lanes. The library's bulk add uses tiles of 4 (measured: bench/RESULTS.md). Key is a 4- or 8-byte integer
+ * lanes. The library's bulk add uses tiles of 4 (measured: docs/experiments.md). Key is a 4- or 8-byte integer
  * type of the filter's key width (compatible() tells, host or device).
  * Adds from many threads and kernels are safe together (atomic OR); a
  * contains that runs concurrently with adds of the same key may miss it. */

@@ -44,7 +44,7 @@
  * key, &value), insert_each, ...) for fused kernels whose keys are already
  * in registers. In a grid-stride loop that whole warps run, one key per
  * thread is the fastest bulk form measured (H100: insert_each with tiles of
- * 2; for inserts, one key per tile of 2 is faster still; bench/RESULTS.md). */
+ * 2; for inserts, one key per tile of 2 is faster still; docs/experiments.md). */
 #ifndef GCOL_DEVICE_MAP_CUH
 #define GCOL_DEVICE_MAP_CUH
 

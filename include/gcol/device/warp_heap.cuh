@@ -40,7 +40,7 @@
  *    full; the path is chosen from the meta alone (shared memory), and each
  *    level costs two 4-byte loads, one 8-byte store and the meta update
  *    (moving whole nodes instead was 44% of the solver's instructions on
- *    an H100; bench/RESULTS.md).
+ *    an H100; docs/experiments.md).
  *  - push and push_bulk (up to 32 pairs, one per lane). While the root has
  *    room for a few pairs (up to heap_insert_max) they are inserted into it:
  *    one __ballot_sync (lanes <= key), one __clz for the position and one

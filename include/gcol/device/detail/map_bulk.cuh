@@ -28,7 +28,7 @@ namespace detail {
  * erase. H100 sweep, 4-chunk buckets, 100M keys at load 0.5 (insert /
  * contains / misses / erase G/s): u64 with 2 and 4 lanes 11.18/22.77/25.79/
  * 12.02, one lane for everything 9.52/22.68/22.08/7.99; u32 11.38/23.39/
- * 26.59/12.55 against 10.07/24.11/25.78/10.93 (bench/RESULTS.md). */
+ * 26.59/12.55 against 10.07/24.11/25.78/10.93 (docs/experiments.md). */
 #ifndef GCOL_SET_LOOKUP_LANES
 #define GCOL_SET_LOOKUP_LANES 2
 #endif
