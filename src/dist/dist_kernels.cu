@@ -2,6 +2,8 @@
  * warp that go to the same rank elect one leader (match_any), which makes
  * one shared-memory atomic for all of them; each block then reserves one
  * range per rank in global memory with one atomic. */
+#include <type_traits>
+
 #include <cooperative_groups.h>
 
 #include "dist/dist_kernels.h"
@@ -101,6 +103,16 @@ __global__ void scatter_kernel(const E *grouped, const uint32_t *origin, size_t 
     out[origin[j]] = grouped[j];
 }
 
+/* f(kw, vw) with the key and value widths (4 or 8 bytes) as compile-time
+ * constants; a value width other than 4 (0: no values) counts as 8. */
+template <class F>
+cudaError_t with_widths(int key_bytes, int value_bytes, F f) {
+  typedef std::integral_constant<int, 4> w4;
+  typedef std::integral_constant<int, 8> w8;
+  if (key_bytes == 4) return value_bytes == 4 ? f(w4(), w4()) : f(w4(), w8());
+  return value_bytes == 4 ? f(w8(), w4()) : f(w8(), w8());
+}
+
 unsigned grid_for(size_t items) {
   size_t g = (items + kBlock - 1) / kBlock;
   return (unsigned)(g < 1 ? 1 : g > 65535 * 8 ? 65535 * 8 : g);
@@ -168,15 +180,11 @@ extern "C" cudaError_t gcol_dist_group_by_owner(const void *d_keys, const void *
   starts_kernel<<<1, 1, 0, s>>>(d_counts, P, skip_rank, cur);
   size_t shmem = sizeof(unsigned) * (((size_t)nranks + 1) & ~(size_t)1) + sizeof(unsigned long long) * (size_t)nranks;
   const void *v = d_values_out ? d_values : nullptr;
-  if (key_bytes == 4 && value_bytes == 4)
-    launch_group<4, 4>(d_keys, v, n, P, skip_rank, cur, d_keys_out, d_values_out, d_origin_out, shmem, s);
-  else if (key_bytes == 4)
-    launch_group<4, 8>(d_keys, v, n, P, skip_rank, cur, d_keys_out, d_values_out, d_origin_out, shmem, s);
-  else if (value_bytes == 4)
-    launch_group<8, 4>(d_keys, v, n, P, skip_rank, cur, d_keys_out, d_values_out, d_origin_out, shmem, s);
-  else
-    launch_group<8, 8>(d_keys, v, n, P, skip_rank, cur, d_keys_out, d_values_out, d_origin_out, shmem, s);
-  return cudaGetLastError();
+  return with_widths(key_bytes, value_bytes, [&](auto kw, auto vw) {
+    launch_group<decltype(kw)::value, decltype(vw)::value>(d_keys, v, n, P, skip_rank, cur, d_keys_out, d_values_out,
+                                                           d_origin_out, shmem, s);
+    return cudaGetLastError();
+  });
 }
 
 extern "C" cudaError_t gcol_dist_scatter(const void *d_grouped, const uint32_t *d_origin, size_t n, int elem_bytes,
@@ -195,10 +203,10 @@ extern "C" cudaError_t gcol_dist_scatter(const void *d_grouped, const uint32_t *
 extern "C" cudaError_t gcol_dist_lookup(const gcol_map_view_t *view, const void *d_keys, size_t n, int me, int nranks,
                                         void *d_out, int contains, cudaStream_t s) {
   if (n == 0) return cudaSuccess;
-  const bool k4 = gcol_type_size((gcol_type_t)view->key_type) == 4;
-  const bool v4 = gcol_type_size((gcol_type_t)view->value_type) == 4;
-  if (k4 && v4) return launch_lookup<uint32_t, uint32_t>(*view, d_keys, n, me, nranks, d_out, contains, s);
-  if (k4) return launch_lookup<uint32_t, uint64_t>(*view, d_keys, n, me, nranks, d_out, contains, s);
-  if (v4) return launch_lookup<uint64_t, uint32_t>(*view, d_keys, n, me, nranks, d_out, contains, s);
-  return launch_lookup<uint64_t, uint64_t>(*view, d_keys, n, me, nranks, d_out, contains, s);
+  return with_widths((int)gcol_type_size((gcol_type_t)view->key_type), (int)gcol_type_size((gcol_type_t)view->value_type),
+                     [&](auto kw, auto vw) {
+                       typedef typename key_word<decltype(kw)::value>::type K;
+                       typedef typename key_word<decltype(vw)::value>::type V;
+                       return launch_lookup<K, V>(*view, d_keys, n, me, nranks, d_out, contains, s);
+                     });
 }
