@@ -4,7 +4,9 @@ gcol.h's structs (mirrored field by field: tests/python/test_host_abi.py
 compares each with the C compiler's layout) and the signatures of every
 libgcol call, grouped by when they are bound:
 
-    CORE     bound when libgcol.so is loaded (_lib.load)
+    VERSION  gcol_version alone, bound first (_lib.load): it tells a library
+             of another major version before the rest is bound
+    CORE     bound when libgcol.so is loaded (_lib.load); VERSION among them
     SET, SKETCH, STRMAP
              bound on first use by their module (_lib.bind), so a library
              without them still serves maps
@@ -98,8 +100,10 @@ GCOL_STRUCTS = {"gcol_allocator_t": Allocator, "gcol_map_config_t": MapConfig,
 _P, _N, _E, _SP = c_void_p, c_size_t, c_int, POINTER(c_size_t)  # pointer, count, enum, size_t*
 _H = POINTER(c_void_p)  # where a create call writes the handle
 
+VERSION = {"version": (c_uint, ())}
+
 CORE = {
-    "version": (c_uint, ()),
+    **VERSION,
     "status_string": (c_char_p, (_E,)),
     "last_cuda_error": (c_int, ()),
     "last_error_message": (c_char_p, ()),
@@ -284,8 +288,9 @@ CAPSULE = {
 
 def bind(obj, dll, signatures, prefix="gcol_"):
     """Set restype and argtypes of dll's prefix + name for every entry of
-    signatures, and make each an attribute `name` of obj."""
+    signatures, and make each an attribute `name` of obj; returns obj."""
     for name, (restype, argtypes) in signatures.items():
         fn = getattr(dll, prefix + name)
         fn.restype, fn.argtypes = restype, argtypes
         setattr(obj, name, fn)
+    return obj

@@ -20,8 +20,8 @@ pool's free waits for the GPU.
 """
 import ctypes
 
+from . import _arrays
 from ._abi import ALLOC_FN, FREE_FN
-from ._arrays import cupy_stream, torch_stream
 from ._errors import InvalidArgumentError
 
 
@@ -59,8 +59,8 @@ class _Hook:
 class TorchHook(_Hook):
     def __init__(self):
         super().__init__()
-        import torch
-        self.torch = torch
+        self.lib = _arrays.library("torch")
+        self.torch = self.lib.m
 
     def take(self, nbytes, stream):
         return self.torch.cuda.caching_allocator_alloc(nbytes, self.torch.cuda.current_device(), stream)
@@ -68,7 +68,7 @@ class TorchHook(_Hook):
     def order(self, owner, stream):
         """owner (the allocation stream) waits for the work queued on stream."""
         device = self.torch.cuda.current_device()
-        torch_stream(self.torch, owner, device).wait_stream(torch_stream(self.torch, stream, device))
+        self.lib.stream_object(owner, device).wait_stream(self.lib.stream_object(stream, device))
 
     def give(self, ptr, stream):
         self.torch.cuda.caching_allocator_delete(ptr)  # back to the block's stream
@@ -77,18 +77,18 @@ class TorchHook(_Hook):
 class CupyHook(_Hook):
     def __init__(self):
         super().__init__()
-        import cupy
-        self.cupy, self.live = cupy, {}
+        self.lib = _arrays.library("cupy")
+        self.cupy, self.live = self.lib.m, {}
 
     def take(self, nbytes, stream):
-        with cupy_stream(self.cupy, stream):  # the pool's arena of the call's stream
+        with self.lib.stream_object(stream):  # the pool's arena of the call's stream
             memory = self.cupy.cuda.alloc(nbytes)
         self.live[memory.ptr] = memory
         return memory.ptr
 
     def order(self, owner, stream):
         """owner (the allocation stream) waits for the work queued on stream."""
-        cupy_stream(self.cupy, owner).wait_event(cupy_stream(self.cupy, stream).record())
+        self.lib.stream_object(owner).wait_event(self.lib.stream_object(stream).record())
 
     def give(self, ptr, stream):
         del self.live[ptr]  # the MemoryPointer goes back to its stream's arena of CuPy's pool

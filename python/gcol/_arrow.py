@@ -9,6 +9,7 @@ len + 1] and the chars those offsets name, so both are cut to the rows and
 the offsets rebased to start at 0 (issue 39: the chars were not cut)."""
 from typing import Any, List, Sequence, Tuple
 
+from . import _arrays
 from ._errors import InvalidArgumentError
 
 LIKE = ("cupy", "torch")
@@ -124,7 +125,8 @@ def strings_from_arrow(array: Any, like: Any = "cupy") -> Tuple[Any, Any]:
     """
     _check_like(like)
     offsets, chars = host_columns(array)
-    return _to_device(offsets, like), _to_device(chars, like)
+    lib = _arrays.library(like)
+    return lib.from_host(offsets), lib.from_host(chars)
 
 
 def strings_from_list(strs: Sequence[str], like: Any = "cupy", large: bool = False) -> Tuple[Any, Any]:
@@ -166,7 +168,8 @@ def strings_from_list(strs: Sequence[str], like: Any = "cupy", large: bool = Fal
     off = np.zeros(len(enc) + 1, dtype=np.int64 if large else np.int32)
     np.cumsum([len(e) for e in enc], out=off[1:])
     chars = np.frombuffer(b"".join(enc), dtype=np.uint8)
-    return _to_device(off, like), _to_device(chars, like)
+    lib = _arrays.library(like)
+    return lib.from_host(off), lib.from_host(chars)
 
 
 def strings_to_arrow(offsets: Any, chars: Any) -> Any:
@@ -226,14 +229,6 @@ def strings_to_list(offsets: Any, chars: Any) -> List[str]:
 def _check_like(like):
     if like not in LIKE:
         raise InvalidArgumentError("like must be 'cupy' or 'torch', not %r" % (like,))
-
-
-def _to_device(a, like):
-    if like == "torch":
-        import torch
-        return torch.from_numpy(a.copy()).cuda()
-    import cupy
-    return cupy.asarray(a)
 
 
 def _to_host(a, what):

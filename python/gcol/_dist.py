@@ -11,7 +11,6 @@ else the ``nvidia-nccl`` wheel PyTorch installs (``nvidia.nccl``), else the
 dynamic loader's search. libgcol_nccl.so is looked for at $GCOL_NCCL_LIBRARY,
 else next to the libgcol.so in use. Their signatures are _abi.NCCL and _abi.DIST.
 """
-import contextlib
 import ctypes
 import os
 from ctypes import byref, c_int, c_size_t, c_void_p
@@ -109,23 +108,10 @@ def _libs():
 
 def _device_of(view):
     """The CUDA device ordinal of a View."""
-    obj = view.obj
-    if view.lib.name == "torch":
-        return obj.get_device()
-    if view.lib.name == "cupy":
-        return obj.device.id
-    raise InvalidArgumentError("DistMap takes CuPy arrays or PyTorch tensors")
-
-
-def _on_device(lib_name, device):
-    """A context in which lib_name allocates on device and names its streams."""
-    if lib_name == "torch":
-        import torch
-        return torch.cuda.device(device)
-    if lib_name == "cupy":
-        import cupy
-        return cupy.cuda.Device(device)
-    return contextlib.nullcontext()
+    device = view.lib.device_of(view)
+    if device is None:
+        raise InvalidArgumentError("DistMap takes CuPy arrays or PyTorch tensors")
+    return device
 
 
 class DistMap:
@@ -274,7 +260,7 @@ class DistMap:
         if stream is not None:
             s = stream[i] if isinstance(stream, (list, tuple)) else stream
             return _arrays.stream_handle(s)
-        with _on_device(view.lib.name, self.devices[i]):
+        with view.lib.on_device(self.devices[i]):
             return _arrays.stream_handle(view.lib.stream(view))
 
     def _out(self, results):
@@ -348,7 +334,7 @@ class DistMap:
         k = self._typed(keys, self.key_dtype, "keys")
         outs = []
         for i, view in enumerate(k):
-            with _on_device(view.lib.name, self.devices[i]):
+            with view.lib.on_device(self.devices[i]):
                 outs.append(view.lib.empty(view.shape, dtype, view, self._stream(view, stream, i)))
         o = [typed(x, dtype, "out", k[i].n) for i, x in enumerate(outs)]
         fn = getattr(self._libs, name)
@@ -445,7 +431,7 @@ class DistMap:
         room, outs = [], []
         for i, d in enumerate(self.devices):
             n = c_size_t()
-            with _on_device(lib.name, d):  # gcol_map_* on a shard needs its device current
+            with lib.on_device(d):  # gcol_map_* on a shard needs its device current
                 status = f.map_size(self._libs.dist_map_shard(self._handle(i)), byref(n), 0)
                 if status:
                     raise _lib.error(status, "gcol_map_size")

@@ -2,12 +2,12 @@
 (one insert_or_apply pass per column and reduction)."""
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
+from ._arrays import adopt
 from ._dtypes import dtype_name
 from ._errors import InvalidArgumentError
 from ._keys import FUNCTION_DTYPES, Keys, is_float, prepare
 from ._map import ADD, MAX, MIN
 from ._typing import DTypeLike, Ops
-from ._xp import adopt
 
 OPS = ("sum", "min", "max", "count", "mean")
 _MAP_OPS = {"sum": ADD, "min": MIN, "max": MAX}
@@ -111,37 +111,37 @@ def groupby_reduce(keys: Any, values: Union[Any, Sequence[Any]], *, op: Ops = "s
                                            % (", ".join(VALUE_DTYPES), d))
         accumulators.append(d)
     k = Keys([(keys, "keys")])
-    be, n = k.backend, k.sizes[0]
+    xp, n = k.lib, k.sizes[0]
     cols = []
     for i, c in enumerate(columns):
         what = "values" if single else "values[%d]" % i
         a = adopt(c, what)
-        if a.backend.name != be.name:
+        if a.lib.name != xp.name:
             raise InvalidArgumentError("%s is a %s array but keys a %s one: pass arrays of one library"
-                                       % (what, a.backend.name, be.name))
-        if a.backend.device != be.device:
+                                       % (what, a.lib.name, xp.name))
+        if a.lib.device != xp.device:
             raise InvalidArgumentError("%s is on device %s but keys on %s: pass arrays of one device"
-                                       % (what, a.backend.device, be.device))
+                                       % (what, a.lib.device, xp.device))
         if a.dtype not in FUNCTION_DTYPES:
             raise InvalidArgumentError("%s: values must be %s, not %s" % (what, ", ".join(FUNCTION_DTYPES), a.dtype))
         if a.n != n:
             raise InvalidArgumentError("%s has %d elements, keys %d" % (what, a.n, n))
-        cols.append((be.reshape(prepare(a, what), (-1,)), a.dtype))
+        cols.append((xp.reshape(prepare(a, what), (-1,)), a.dtype))
     specs = [_spec(o, d, acc) for o, (_, d), acc in zip(ops, cols, accumulators)]
-    with be.context():
-        s = be.stream()
-        passes = _passes(be, n, cols, specs)
+    with xp.on_device(xp.device):
+        s = xp.default_stream()
+        passes = _passes(xp, n, cols, specs)
         if n == 0:
             bits = k.flat[0]
-            reduced = {key: be.empty(0, map_dtype) for key, (_, _, map_dtype) in passes.items()}
+            reduced = {key: xp.empty(0, map_dtype) for key, (_, _, map_dtype) in passes.items()}
         else:
             bits, reduced = k.run(lambda cap: _reduce(k, cap, s, passes), [0], s)
         group_keys = k.values(bits)
-        results = [_result(be, reduced, i, spec) for i, spec in enumerate(specs)]
+        results = [_result(xp, reduced, i, spec) for i, spec in enumerate(specs)]
         if sorted and n:
             order = k.order(group_keys)
             group_keys = k.take(group_keys, order)
-            results = [be.take(r, order) for r in results]
+            results = [xp.take(r, order) for r in results]
     results = [k.output(r) for r in results]
     return k.output(group_keys), (results[0] if single else results)
 
@@ -165,14 +165,14 @@ def _spec(op, dtype, accumulator):
     return op, accumulator, result, division
 
 
-def _passes(be, n, cols, specs):
+def _passes(xp, n, cols, specs):
     """{pass key: (values, map op, value dtype)}: one insert_or_apply pass each;
     "count" (values None: the map adds one per key) is shared by every count and mean."""
     passes = {}
     count_dtype = "int32" if n < 2**31 else "int64"
     for i, ((column, dtype), (o, map_dtype, _, _)) in enumerate(zip(cols, specs)):
         if o in _MAP_OPS or o == "mean":
-            values = column if map_dtype == dtype else be.astype(column, map_dtype)
+            values = column if map_dtype == dtype else xp.astype(column, map_dtype)
             passes[(i, "sum" if o == "mean" else o)] = (values, _MAP_OPS.get(o, ADD), map_dtype)
         if o in ("count", "mean") and "count" not in passes:
             passes["count"] = (None, ADD, count_dtype)  # no values: the map counts
@@ -194,13 +194,13 @@ def _reduce(k, capacity, s, passes):
     return bits, reduced
 
 
-def _result(be, reduced, i, spec):
+def _result(xp, reduced, i, spec):
     o, map_dtype, result, division = spec
     if o in _MAP_OPS:
         r = reduced[(i, o)]
-        return r if result == map_dtype else be.astype(r, result)
-    count = be.astype(reduced["count"], "int64")
+        return r if result == map_dtype else xp.astype(r, result)
+    count = xp.astype(reduced["count"], "int64")
     if o == "count":
         return count
-    mean = be.divide(reduced[(i, "sum")], count, division)
-    return mean if result == division else be.astype(mean, result)
+    mean = xp.divide(reduced[(i, "sum")], count, division)
+    return mean if result == division else xp.astype(mean, result)

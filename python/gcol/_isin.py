@@ -78,18 +78,18 @@ def isin(x: Union[Array, KeyColumns], test_values: Union[Array, KeyColumns], *, 
     if _torch_ops.traced(x, test_values):  # torch.compile: the gcol::isin operator
         return _torch_ops.isin(x, test_values, invert, assume_unique)
     keys = Keys([(x, "x"), (test_values, "test_values")], promote=True)
-    be = keys.backend
+    xp = keys.lib
     (nx, nt), (kx, kt) = keys.sizes, keys.flat
-    with be.context():
-        s = be.stream()
+    with xp.on_device(xp.device):
+        s = xp.default_stream()
         if nx == 0 or nt == 0:
-            found = be.full(nx, False, "bool")
+            found = xp.full(nx, False, "bool")
         else:
             found = keys.run(lambda cap: _lookup(keys, cap, s, kx, kt), [1], s,
                              capacity=max(1, math.ceil(nt / LOAD)))
         if invert:
-            found = be.logical_not(found)
-        found = be.reshape(found, keys.shapes[0])
+            found = xp.logical_not(found)
+        found = xp.reshape(found, keys.shapes[0])
     return keys.output(found)
 
 

@@ -96,10 +96,10 @@ def join(left_keys: Any, right_keys: Any, *, how: str = "inner") -> Any:
     if how not in HOW:
         raise InvalidArgumentError("how must be one of %s, not %r" % (", ".join(HOW), how))
     keys = Keys([(left_keys, "left_keys"), (right_keys, "right_keys")], promote=True)
-    be = keys.backend
+    xp = keys.lib
     (nl, nr), (kl, kr) = keys.sizes, keys.flat
-    with be.context():
-        s = be.stream()
+    with xp.on_device(xp.device):
+        s = xp.default_stream()
         if how in ("semi", "anti"):
             result = _semi(keys, s, kl, kr, nl, nr, how == "anti")
         else:
@@ -111,9 +111,9 @@ def join(left_keys: Any, right_keys: Any, *, how: str = "inner") -> Any:
 
 def _semi(keys, s, kl, kr, nl, nr, anti):
     """Left rows with (without, for anti) a match: a set of the right keys, probed."""
-    be = keys.backend
+    xp = keys.lib
     if nl == 0 or nr == 0:
-        return be.arange(nl, "int64") if anti else be.empty(0, "int64")
+        return xp.arange(nl, "int64") if anti else xp.empty(0, "int64")
 
     def work(capacity):
         with keys.set(capacity, s) as st:
@@ -122,33 +122,33 @@ def _semi(keys, s, kl, kr, nl, nr, anti):
             return st.contains(kl, stream=s)
 
     found = keys.run(work, [1], s, capacity=max(1, math.ceil(nr / LOAD)))
-    return be.nonzero(be.logical_not(found) if anti else found)
+    return xp.nonzero(xp.logical_not(found) if anti else found)
 
 
 def _pairs_of(keys, s, kl, kr, nl, nr, how):
-    be = keys.backend
+    xp = keys.lib
     if nl == 0 or nr == 0:
-        left, right = be.empty(0, "int64"), be.empty(0, "int64")
-        left_alone = be.arange(nl, "int64") if how in ("left", "outer") else left
-        right_alone = be.arange(nr, "int64") if how in ("right", "outer") else right
+        left, right = xp.empty(0, "int64"), xp.empty(0, "int64")
+        left_alone = xp.arange(nl, "int64") if how in ("left", "outer") else left
+        right_alone = xp.arange(nr, "int64") if how in ("right", "outer") else right
     else:
         inserted = [0, 1] if how in ("right", "outer") else [1]  # the left keys go into a set too
         left, right, left_alone, right_alone = keys.run(
             lambda cap: _pairs(keys, cap, s, kl, kr, how), inserted, s, capacity=max(1, math.ceil(nr / LOAD)))
     if how == "right":  # in right row order: the same sort with the sides swapped
-        right, left = _in_order(be, be.cat([right, right_alone]),
-                                be.cat([left, be.full(right_alone.shape[0], -1, "int64")]), nr, nl)
+        right, left = _in_order(xp, xp.cat([right, right_alone]),
+                                xp.cat([left, xp.full(right_alone.shape[0], -1, "int64")]), nr, nl)
         return left, right, left >= 0
     if how in ("left", "outer"):
-        left = be.cat([left, left_alone])
-        right = be.cat([right, be.full(left_alone.shape[0], -1, "int64")])
-    left, right = _in_order(be, left, right, nl, nr)
+        left = xp.cat([left, left_alone])
+        right = xp.cat([right, xp.full(left_alone.shape[0], -1, "int64")])
+    left, right = _in_order(xp, left, right, nl, nr)
     if how == "inner":
         return left, right
     if how == "left":
         return left, right, right >= 0
-    left = be.cat([left, be.full(right_alone.shape[0], -1, "int64")])  # outer: then the right rows alone
-    right = be.cat([right, right_alone])
+    left = xp.cat([left, xp.full(right_alone.shape[0], -1, "int64")])  # outer: then the right rows alone
+    right = xp.cat([right, right_alone])
     return left, right, left >= 0, right >= 0
 
 
@@ -156,32 +156,32 @@ def _pairs(keys, capacity, s, kl, kr, how):
     """(left index, right index) of every match, in no order; the left rows
     without a match (left and outer) and the right rows without one (right
     and outer), ascending, else empty."""
-    be, (nl, nr) = keys.backend, keys.sizes
-    none = be.empty(0, "int64")
-    with Multimap(keys.kdtype, "int64", capacity, engine="open", stream=s, allocator=be.name,
+    xp, (nl, nr) = keys.lib, keys.sizes
+    none = xp.empty(0, "int64")
+    with Multimap(keys.kdtype, "int64", capacity, engine="open", stream=s, allocator=xp.name,
                   **keys.sentinel_args()) as mm:
-        mm.insert(kr, be.arange(nr, "int64"), stream=s)
+        mm.insert(kr, xp.arange(nr, "int64"), stream=s)
         mm.status(stream=s)  # a sentinel among right_keys: ReservedKeyError, run again with others
         right, left = mm.retrieve(kl, stream=s, sentinel_queries_match_nothing=True)
-        left_alone = be.nonzero(be.equal(mm.count(kl, stream=s), 0)) if how in ("left", "outer") else none
+        left_alone = xp.nonzero(xp.equal(mm.count(kl, stream=s), 0)) if how in ("left", "outer") else none
     right_alone = none
     if how in ("right", "outer"):  # a set of the left keys: which right rows find one
         with keys.set(max(1, math.ceil(nl / LOAD)), s) as st:
             st.insert(kl, stream=s)
             st.status(stream=s)
-            right_alone = be.nonzero(be.logical_not(st.contains(kr, stream=s)))
+            right_alone = xp.nonzero(xp.logical_not(st.contains(kr, stream=s)))
     return left, right, left_alone, right_alone
 
 
-def _in_order(be, left, right, nl, nr):
+def _in_order(xp, left, right, nl, nr):
     """The pairs sorted by left index, then right index (-1 first)."""
     if left.shape[0] == 0:
         return left, right
     if nl * (nr + 1) < 2**63:  # one sort of a combined key
         span = nr + 1
-        combined = be.sort(left * span + (right + 1))
+        combined = xp.sort(left * span + (right + 1))
         return combined // span, combined % span - 1
-    order = be.argsort(right)
-    left, right = be.take(left, order), be.take(right, order)
-    order = be.argsort(left)
-    return be.take(left, order), be.take(right, order)
+    order = xp.argsort(right)
+    left, right = xp.take(left, order), xp.take(right, order)
+    order = xp.argsort(left)
+    return xp.take(left, order), xp.take(right, order)

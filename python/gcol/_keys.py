@@ -5,7 +5,7 @@ dtype is seen as the signed integer of its width: unsigned keys as their bits,
 float keys as their bits with -0.0 made 0.0 and every NaN made the one quiet
 NaN (the key rule: -0.0 and 0.0 are one key, every NaN is one key, every
 other bit pattern, subnormals included, is its own key). That is done on the
-bits with integer operations (Backend.canonical_float_bits), never with float
+bits with integer operations (canonical_float_bits of _arrays), never with float
 arithmetic, which the array libraries' kernels flush to zero.
 
 Two bit patterns are the map's sentinels (empty and erased slot); a key equal
@@ -29,10 +29,10 @@ else by their values); if none does, they are refused.
 import math
 import random
 
+from ._arrays import NARROW_FLOAT_BITS, adopt
 from ._errors import FullError, InvalidArgumentError, ReservedKeyError
 from ._map import Map
 from ._set import Set
-from ._xp import NARROW_FLOAT_BITS, adopt
 
 KEY_DTYPES = ("int32", "uint32", "int64", "uint64", "float32", "float64")  # keys the map takes as they are
 WIDTH = {"bool": 8, "int8": 8, "uint8": 8, "int16": 16, "uint16": 16, "float16": 16, "bfloat16": 16,
@@ -57,7 +57,7 @@ def prepare(adopted, what, allowed=FUNCTION_DTYPES):
     if adopted.dtype not in allowed:
         raise InvalidArgumentError("%s: unsupported dtype %s: gcol's functions take %s"
                                    % (what, adopted.dtype, ", ".join(allowed)))
-    return adopted.backend.contiguous(adopted.array)
+    return adopted.lib.contiguous(adopted.array)
 
 
 # ---- a common dtype for keys of two inputs (isin, join) ---------------------------
@@ -81,28 +81,28 @@ def holds_by_type(target, source):
     return target != "bool" and tlo <= lo and hi <= thi
 
 
-def value_range(be, a, dtype):
+def value_range(xp, a, dtype):
     """(min, max) of an integer array as Python ints (one sync); for uint64
     values of 2^63 and more the max is given as 2^64 - 1."""
     if dtype == "uint64":
-        lo, hi = be.min_max(be.bits(a, "int64"))
+        lo, hi = xp.min_max(xp.bits(a, "int64"))
         return (0, 2**64 - 1) if lo < 0 else (lo, hi)
     if dtype.startswith("uint"):
         w = WIDTH[dtype]
-        a = be.astype(be.bits(a, "int%d" % w), "int64") & (2**w - 1)
+        a = xp.astype(xp.bits(a, "int%d" % w), "int64") & (2**w - 1)
     elif dtype != "int64":
-        a = be.astype(a, "int64")
-    return tuple(be.min_max(a))
+        a = xp.astype(a, "int64")
+    return tuple(xp.min_max(a))
 
 
-def _holds_values(be, target, array, dtype):
+def _holds_values(xp, target, array, dtype):
     if holds_by_type(target, dtype):
         return True
     if is_float(dtype) or target == "bool":
         return False  # floats go to wider floats only; nothing narrows into bool
     if array.shape[0] == 0:
         return True
-    lo, hi = value_range(be, array, dtype)
+    lo, hi = value_range(xp, array, dtype)
     if is_float(target):
         return max(-lo, hi) <= 2 ** _MANTISSA[target]
     tlo, thi = _int_range(target)
@@ -112,7 +112,7 @@ def _holds_values(be, target, array, dtype):
 _WIDER = ("int16", "int32", "int64", "float32", "float64")
 
 
-def common_dtype(be, entries):
+def common_dtype(xp, entries):
     """The dtype in which the arrays of entries [(flat array, dtype, what)]
     (one key column of each input) are compared: their own if they share
     one; else the narrowest of theirs or of int16/int32/int64/float32/
@@ -127,7 +127,7 @@ def common_dtype(be, entries):
         if all(holds_by_type(target, d) for d in dtypes):
             return target
     for target in sorted(set(dtypes), key=lambda d: (is_float(d), d.startswith("uint"))):
-        if all(_holds_values(be, target, a, d) for a, d, _ in entries):
+        if all(_holds_values(xp, target, a, d) for a, d, _ in entries):
             return target
     (_, d0, w0), (_, d1, w1) = entries[0], next(e for e in entries if e[1] != entries[0][1])
     raise InvalidArgumentError(
@@ -157,76 +157,76 @@ def pack_plan(dtypes, what):
     return kdtype, [w for w in words if w]
 
 
-def column_bits(be, a, dtype):
+def column_bits(xp, a, dtype):
     """A key column's bits under the key rule as int64: non-negative values
     below 2^width for narrower columns, the column's own bits for 64-bit ones."""
     w = WIDTH[dtype]
     if w == 64:
-        bits = be.bits(a, "int64")
-        return be.canonical_float_bits(bits, 64) if dtype == "float64" else bits
+        bits = xp.bits(a, "int64")
+        return xp.canonical_float_bits(bits, 64) if dtype == "float64" else bits
     if is_float(dtype):
-        bits = be.astype(be.bits(a, "int%d" % w), "int64") & (2**w - 1)
-        return be.canonical_float_bits(bits, w, NARROW_FLOAT_BITS.get(dtype))
+        bits = xp.astype(xp.bits(a, "int%d" % w), "int64") & (2**w - 1)
+        return xp.canonical_float_bits(bits, w, NARROW_FLOAT_BITS.get(dtype))
     if dtype.startswith("uint"):  # through the signed view: PyTorch converts few unsigned types
-        return be.astype(be.bits(a, "int%d" % w), "int64") & (2**w - 1)
-    return be.astype(a, "int64") & (2**w - 1)
+        return xp.astype(xp.bits(a, "int%d" % w), "int64") & (2**w - 1)
+    return xp.astype(a, "int64") & (2**w - 1)
 
 
-def pack(be, columns, dtypes, kdtype, words):
+def pack(xp, columns, dtypes, kdtype, words):
     """One key per row from the columns' bits (see pack_plan)."""
     packed = []
     for word in words:
         total = None
         for j, offset, w in word:
-            b = column_bits(be, columns[j], dtypes[j])
+            b = column_bits(xp, columns[j], dtypes[j])
             if w < 64 and offset + w == 64:  # the word's top column, as signed: no int64 overflow
-                b = be.select(b >= 2 ** (w - 1), b - 2**w, b)
+                b = xp.select(b >= 2 ** (w - 1), b - 2**w, b)
             term = b if offset == 0 else b * (2**offset)
             total = term if total is None else total + term
         packed.append(total)
     if kdtype == "u128":
-        return be.stack_columns(packed)
+        return xp.stack_columns(packed)
     if kdtype == "int32":
         top = packed[0]
-        return be.astype(be.select(top >= 2**31, top - 2**32, top), "int32")
+        return xp.astype(xp.select(top >= 2**31, top - 2**32, top), "int32")
     return packed[0]
 
 
-def unpack(be, keys, dtypes, kdtype, words):
+def unpack(xp, keys, dtypes, kdtype, words):
     """The key columns, each in its dtype, from packed keys (pack's inverse)."""
     if kdtype == "u128":
-        wide = be.bits(keys, "int64")
-        word_arrays = [be.column(wide, k) for k in range(len(words))]
+        wide = xp.bits(keys, "int64")
+        word_arrays = [xp.column(wide, k) for k in range(len(words))]
     else:
-        word_arrays = [be.astype(keys, "int64")]
+        word_arrays = [xp.astype(keys, "int64")]
     columns = [None] * len(dtypes)
     for word, array in zip(words, word_arrays):
         for j, offset, w in word:
             dtype = dtypes[j]
             if w == 64:
-                columns[j] = be.contiguous(be.bits(array, dtype))
+                columns[j] = xp.contiguous(xp.bits(array, dtype))
                 continue
             u = (array >> offset) & (2**w - 1) if offset else array & (2**w - 1)
             if dtype == "bool":
                 columns[j] = u != 0
                 continue
-            signed = be.astype(be.select(u >= 2 ** (w - 1), u - 2**w, u), "int%d" % w)
-            columns[j] = signed if dtype.startswith("int") else be.bits(signed, dtype)
+            signed = xp.astype(xp.select(u >= 2 ** (w - 1), u - 2**w, u), "int%d" % w)
+            columns[j] = signed if dtype.startswith("int") else xp.bits(signed, dtype)
     return columns
 
 
-def sort_key(be, values, dtype):
+def sort_key(xp, values, dtype):
     """What orders values as their dtype does (unsigned 32/64: bits with the
     top bit flipped, as the libraries sort signed integers; narrow integers
     and bool: as int32)."""
     if dtype in ("uint32", "uint64"):
         w = WIDTH[dtype]
-        return be.bits(values, "int%d" % w) ^ -(2 ** (w - 1))
+        return xp.bits(values, "int%d" % w) ^ -(2 ** (w - 1))
     if dtype in ("uint8", "uint16"):  # through the signed view: PyTorch converts few unsigned types
         w = WIDTH[dtype]
-        return be.astype(be.bits(values, "int%d" % w), "int32") & (2**w - 1)
+        return xp.astype(xp.bits(values, "int%d" % w), "int32") & (2**w - 1)
     if WIDTH[dtype] < 32 and not is_float(dtype):
-        return be.astype(values, "int32")
+        return xp.astype(values, "int32")
     return values
 
 
@@ -257,16 +257,16 @@ class Keys:
                 cols = [(adopt(obj, what), what)]
             adopted.append(cols)
         first = adopted[0][0][0]
-        be = self.backend = first.backend
+        xp = self.lib = first.lib
         self.back = first.back
         for cols in adopted:
             for a, what in cols:
-                if a.backend.name != be.name:
+                if a.lib.name != xp.name:
                     raise InvalidArgumentError("%s is a %s array but %s a %s one: pass arrays of one library"
-                                               % (what, a.backend.name, adopted[0][0][1], be.name))
-                if a.backend.device != be.device:  # the map lives on one GPU
+                                               % (what, a.lib.name, adopted[0][0][1], xp.name))
+                if a.lib.device != xp.device:  # the map lives on one GPU
                     raise InvalidArgumentError("%s is on device %s but %s on %s: pass arrays of one device"
-                                               % (what, a.backend.device, adopted[0][0][1], be.device))
+                                               % (what, a.lib.device, adopted[0][0][1], xp.device))
                 if a.dtype not in FUNCTION_DTYPES:
                     raise InvalidArgumentError("%s: keys must be %s, not %s"
                                                % (what, ", ".join(FUNCTION_DTYPES), a.dtype))
@@ -277,7 +277,7 @@ class Keys:
         self.multi = multi
         self.shapes = [cols[0][0].shape for cols in adopted]
         self.sizes = [cols[0][0].n for cols in adopted]
-        flat = [[be.reshape(prepare(a, what), (-1,)) for a, what in cols] for cols in adopted]
+        flat = [[xp.reshape(prepare(a, what), (-1,)) for a, what in cols] for cols in adopted]
         self.dtypes = []
         for j in range(len(adopted[0])):
             entries = [(flat[i][j], adopted[i][j][0].dtype, adopted[i][j][1]) for i in range(len(adopted))]
@@ -286,26 +286,26 @@ class Keys:
                     if d != entries[0][1]:
                         raise InvalidArgumentError("%s is %s but %s is %s: key arrays must have one dtype"
                                                    % (what, d, entries[0][2], entries[0][1]))
-            target = common_dtype(be, entries)
+            target = common_dtype(xp, entries)
             self.dtypes.append(target)
             for i, (a, d, _) in enumerate(entries):
                 if d != target:
-                    flat[i][j] = be.astype(a, target)
+                    flat[i][j] = xp.astype(a, target)
         self.dtype = self.dtypes[0]
         if not multi and self.dtype in KEY_DTYPES:  # the map's own widths: bit views, no copy
             self.kdtype, self.words = _BITS[self.dtype], None
             width = 32 if self.kdtype == "int32" else 64
             self.flat = []
             for cols in flat:
-                bits = be.bits(cols[0], self.kdtype)
+                bits = xp.bits(cols[0], self.kdtype)
                 if is_float(self.dtype):
                     # canonical NaNs lie below the default sentinels (NaN patterns 0x7f..ff, 0x7f..fe): no retry
-                    bits = be.canonical_float_bits(bits, width)
+                    bits = xp.canonical_float_bits(bits, width)
                 self.flat.append(bits)
         else:
             what = inputs[0][1]
             self.kdtype, self.words = pack_plan(self.dtypes, what)
-            self.flat = [pack(be, cols, self.dtypes, self.kdtype, self.words) for cols in flat]
+            self.flat = [pack(xp, cols, self.dtypes, self.kdtype, self.words) for cols in flat]
         self.width = {"int32": 32, "int64": 64, "u128": 64}[self.kdtype]  # of a sentinel word
         top = 2 ** (self.width - 1) - 1
         self.sentinels = (top, top - 1)
@@ -320,40 +320,40 @@ class Keys:
 
     def map(self, value_dtype, capacity, stream):
         """A fixed-capacity gcol.Map from these keys' bits to value_dtype."""
-        return Map(self.kdtype, value_dtype, capacity, stream=stream, allocator=self.backend.name,
+        return Map(self.kdtype, value_dtype, capacity, stream=stream, allocator=self.lib.name,
                    **self.sentinel_args())
 
     def set(self, capacity, stream):
         """A fixed-capacity gcol.Set of these keys' bits (no values: half a map's bytes)."""
-        return Set(self.kdtype, capacity, stream=stream, allocator=self.backend.name, **self.sentinel_args())
+        return Set(self.kdtype, capacity, stream=stream, allocator=self.lib.name, **self.sentinel_args())
 
     def values(self, bits):
         """Keys (from a container) as the inputs gave them: an array of the
         keys' dtype, or a tuple of columns."""
-        be = self.backend
+        xp = self.lib
         if self.words is None:
-            return be.bits(bits, self.dtype)
-        columns = unpack(be, bits, self.dtypes, self.kdtype, self.words)
+            return xp.bits(bits, self.dtype)
+        columns = unpack(xp, bits, self.dtypes, self.kdtype, self.words)
         return tuple(columns) if self.multi else columns[0]
 
     def order(self, values):
         """The permutation that sorts values (values()'s result) ascending,
         several columns lexicographically (the first column first)."""
-        be = self.backend
+        xp = self.lib
         if not self.multi:
-            return be.argsort(sort_key(be, values, self.dtype))
+            return xp.argsort(sort_key(xp, values, self.dtype))
         perm = None
         for col, dtype in reversed(list(zip(values, self.dtypes))):
-            key = sort_key(be, col if perm is None else be.take(col, perm), dtype)
-            step = be.argsort(key)
-            perm = step if perm is None else be.take(perm, step)
+            key = sort_key(xp, col if perm is None else xp.take(col, perm), dtype)
+            step = xp.argsort(key)
+            perm = step if perm is None else xp.take(perm, step)
         return perm
 
     def take(self, values, idx):
         """values (an array or a tuple of columns) at idx."""
         if self.multi:
-            return tuple(self.backend.take(c, idx) for c in values)
-        return self.backend.take(values, idx)
+            return tuple(self.lib.take(c, idx) for c in values)
+        return self.lib.take(values, idx)
 
     def output(self, array):
         """A result in the caller's kind of array (Numba arrays go back as
@@ -365,15 +365,15 @@ class Keys:
     def _word0(self, i):
         """The keys of flat[i] as one signed integer per key (16-byte keys: the low word)."""
         a = self.flat[i]
-        return self.backend.column(a, 0) if self.kdtype == "u128" else a
+        return self.lib.column(a, 0) if self.kdtype == "u128" else a
 
     # ---- sentinels and size -------------------------------------------------
     def _choose_sentinels(self, inserted):
         """Two values none of the inserted key arrays holds (one sync)."""
-        be = self.backend
+        xp = self.lib
         top, bottom = 2 ** (self.width - 1) - 1, -(2 ** (self.width - 1))
         # 16-byte keys: a word w is reserved only as (w, w), so a value no low word holds is free
-        bounds = [be.min_max(self._word0(i)) for i in inserted if self.sizes[i]]
+        bounds = [xp.min_max(self._word0(i)) for i in inserted if self.sizes[i]]
         lo, hi = min(b[0] for b in bounds), max(b[1] for b in bounds)
         if hi < top - 1:
             return (top, top - 1)
@@ -382,7 +382,7 @@ class Keys:
         pick = random.Random(sum(self.sizes))
         for _ in range(16):
             a = pick.randrange(bottom, top)
-            if not any(be.holds_either(self._word0(i), a, a + 1) for i in inserted):
+            if not any(xp.holds_either(self._word0(i), a, a + 1) for i in inserted):
                 return (a, a + 1)
         raise InvalidArgumentError("the keys hold nearly every %d-bit value: gcol finds no two values they "
                                    "lack to mark empty slots with" % self.width)
@@ -394,14 +394,14 @@ class Keys:
         n = self.sizes[i]
         if n <= 4 * SAMPLE:
             return max(1, math.ceil(n / LOAD))
-        be = self.backend
+        xp = self.lib
         step = next(p for p in _STEP_PRIMES if n % p)
-        sample = be.take(self.flat[i], (be.arange(SAMPLE, "int64") * step) % n)
+        sample = xp.take(self.flat[i], (xp.arange(SAMPLE, "int64") * step) % n)
         if self.kdtype == "u128":  # one number per key (a collision only lowers the estimate)
-            sample = be.column(sample, 0) * 1000003 + be.column(sample, 1)
-        counts = be.unique_counts(sample)  # the array library's sort of a small sample: no map to make
+            sample = xp.column(sample, 0) * 1000003 + xp.column(sample, 1)
+        counts = xp.unique_counts(sample)  # the array library's sort of a small sample: no map to make
         d = int(counts.shape[0])
-        f1, f2 = be.count_profile(counts)
+        f1, f2 = xp.count_profile(counts)
         chao1 = d + f1 * (f1 - 1) / (2.0 * (f2 + 1))
         return max(1, math.ceil(min(n, 1.25 * max(d, chao1)) / LOAD))
 

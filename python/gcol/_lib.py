@@ -15,7 +15,7 @@ import ctypes
 import os
 import subprocess
 import sys
-from ctypes import c_uint
+import types
 
 from . import _abi
 from ._errors import ERROR_FOR_STATUS, GcolError, LibraryNotFoundError, Status
@@ -85,8 +85,7 @@ def load(path):
     """Load libgcol.so from path; LibraryNotFoundError if it cannot be used."""
     try:
         dll = ctypes.CDLL(path)
-        dll.gcol_version.restype = c_uint
-        version = dll.gcol_version()
+        version = _abi.bind(types.SimpleNamespace(), dll, _abi.VERSION).version()
     except (OSError, AttributeError) as e:
         raise LibraryNotFoundError("cannot load %s: %s" % (path, e)) from None
     if version // 10000 != MAJOR:

@@ -47,15 +47,7 @@ def to_device(a):
     if isinstance(a, bytes):
         return a
     import numpy as np
-    a = np.ascontiguousarray(a)
-    lib = _arrays.fallback_library()
-    if lib.name == "torch":
-        torch = lib.torch
-        if a.dtype.kind == "u" and a.dtype.itemsize >= 4:  # from_numpy may not take them: as signed
-            signed = "int%d" % (8 * a.dtype.itemsize)
-            return torch.from_numpy(a.view(signed).copy()).cuda().view(getattr(torch, a.dtype.name))
-        return torch.from_numpy(a.copy()).cuda()
-    return lib.cupy.asarray(a)
+    return _arrays.fallback_library().from_host(np.ascontiguousarray(a))
 
 
 def build_filled(cls, settings, contents, stream=None):

@@ -1,5 +1,5 @@
 """The host model of gcol's functions: NumPy standing in for the array
-library (gcol's CuPy backend with NumPy as its module) and dicts standing in
+library (gcol's CuPy adapter with NumPy as its module) and dicts standing in
 for the C map, set and multimap, with their contracts (fixed capacity,
 sentinels latch RESERVED_KEY, a full table latches FULL). install() puts
 them in place of the real ones for one test."""
@@ -8,31 +8,31 @@ import random
 import numpy as np
 
 import gcol
-from gcol import _groupby, _join, _keys, _xp
+from gcol import _arrays, _groupby, _join, _keys
 
 
-class NumpyBackend(_xp.Cupy):
-    """gcol's CuPy backend with NumPy in its place, and no device or stream."""
+class NumpyLibrary(_arrays.Cupy):
+    """gcol's CuPy adapter with NumPy in its place, and no device or stream."""
 
     name = "numpy"
 
     def __init__(self):
-        super().__init__(None, np)
+        super().__init__(np)
 
-    def context(self):
+    def on_device(self, device):
         import contextlib
         return contextlib.nullcontext()
 
-    def stream(self):
+    def default_stream(self):
         return 0
 
 
 def fake_adopt(obj, what):
-    """_xp.adopt on the host: NumPy arrays (strided ones and narrow dtypes
+    """_arrays.adopt on the host: NumPy arrays (strided ones and narrow dtypes
     pass, as they do on the device: the functions copy and widen them)."""
     if not isinstance(obj, np.ndarray):
         raise gcol.InvalidArgumentError("%s: not an array" % what)
-    return _xp.Adopted(obj, NumpyBackend(), None)
+    return _arrays.Adopted(obj, NumpyLibrary(), None)
 
 
 CREATED = []  # (kind, capacity) of every fake map or set made

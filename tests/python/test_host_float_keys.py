@@ -1,7 +1,7 @@
 """Host-only: the float key rule on the bits (issue 39). -0.0 and 0.0 are one
 key, every NaN is one key, every other bit pattern (subnormals too) is its
 own key; the canonical bits are made with integer operations, which no
-flush-to-zero mode touches. Checked on NumPy with gcol's CuPy backend code
+flush-to-zero mode touches. Checked on NumPy with gcol's CuPy adapter code
 (NumPy in CuPy's place) against Python's own float comparison."""
 import pytest
 
@@ -13,7 +13,7 @@ import gcol  # noqa: E402
 import host_model  # noqa: E402
 import key_strategies as ks  # noqa: E402
 import references as ref  # noqa: E402
-from gcol import _keys, _xp  # noqa: E402
+from gcol import _arrays, _keys  # noqa: E402
 
 FLOATS = ["float32", "float64"]
 
@@ -21,7 +21,7 @@ FLOATS = ["float32", "float64"]
 def canonical(host):
     """gcol's canonical bits of a float array (NumPy standing in for CuPy)."""
     w = ks.width(host.dtype)
-    return host_model.NumpyBackend().canonical_float_bits(host.view("int%d" % w), w)
+    return host_model.NumpyLibrary().canonical_float_bits(host.view("int%d" % w), w)
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
@@ -98,8 +98,8 @@ def test_the_issue_column_counts_every_subnormal(monkeypatch):
     assert list(zip(li.tolist(), ri.tolist())) == ref.join(x[:200], t, "inner")
 
 
-def test_backends_share_the_rule():
-    """PyTorch's backend spells the same rule (masked_fill) as CuPy's (where)."""
-    assert _xp.Torch.canonical_float_bits is _xp.Cupy.canonical_float_bits
-    assert _xp.FLOAT_BITS[32][2] == ref.QUIET_NAN_BITS["float32"]
-    assert _xp.FLOAT_BITS[64][2] == ref.QUIET_NAN_BITS["float64"]
+def test_libraries_share_the_rule():
+    """PyTorch's adapter spells the same rule (masked_fill) as CuPy's (where)."""
+    assert _arrays.Torch.canonical_float_bits is _arrays.Cupy.canonical_float_bits
+    assert _arrays.FLOAT_BITS[32][2] == ref.QUIET_NAN_BITS["float32"]
+    assert _arrays.FLOAT_BITS[64][2] == ref.QUIET_NAN_BITS["float64"]
