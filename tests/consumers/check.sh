@@ -179,6 +179,28 @@ example_against_install() {
   grep -q "no CUDA device\|GPU and CPU agree" <<<"$out"
 }
 
+# The README's C example (its one ```c block), built as the README says: against
+# this build's header and libgcol.so, plus the CUDA runtime for its own
+# cudaMalloc. Run from a folder that holds the library under its SONAME: without a
+# GPU it must stop at gcol_map_create with NO_DEVICE's message and exit 0; with one
+# it checks the key it found itself.
+readme_c_example() {
+  local src=$work/readme_example.c lib soname out blocks
+  blocks=$(grep -c '^```c$' README.md)
+  [ "$blocks" -eq 1 ] || { echo "README.md has $blocks \`\`\`c blocks; this check builds exactly one"; return 1; }
+  awk '/^```c$/ { on = 1; next } on && /^```/ { exit } on' README.md >"$src"
+  lib=$(cd "$build" && pwd)/libgcol.so
+  soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+  [ -n "$soname" ] || { echo "$lib has no SONAME"; return 1; }
+  mkdir -p "$work/readme_lib" && ln -sf "$lib" "$work/readme_lib/$soname" || return 1
+  $cc -std=c11 -pedantic -Wall -Wextra -Werror -Iinclude -isystem "$cuda_home/include" "$src" "$lib" \
+    -L"$cuda_home/lib64" -lcudart -o "$work/readme_example" || return 1
+  out=$(LD_LIBRARY_PATH=$work/readme_lib:$cuda_home/lib64 "$work/readme_example" 2>&1) ||
+    { echo "$out"; return 1; }
+  echo "$out"
+  if [ "$expect" = "map ok" ]; then grep -q "^key 21 -> 21 " <<<"$out"; else grep -q "no usable CUDA device" <<<"$out"; fi
+}
+
 # `pip install .`'s backend (pyproject.toml + setup.py) the way a user meets it,
 # offline: an sdist of this tree, a wheel from the sdist built in a fresh venv
 # that sees only the system's setuptools (.ci/run installs it), with this
@@ -266,6 +288,7 @@ check cmake_find_package cmake_package
 check gcol_nccl gcol_nccl
 check exports_match_headers exports_match_headers
 check example_against_install example_against_install
+check readme_c_example readme_c_example
 check python_finds_prefix python_finds_prefix
 check python_wheel python_wheel
 check python_wheel_without_nvcc python_wheel_without_nvcc
