@@ -88,7 +88,10 @@ void tu_put(void *a, size_t i, size_t bytes, uint64_t v) {
 void *tu_to_device(const void *h, size_t bytes) {
   void *d = NULL;
   if (cudaMalloc(&d, bytes ? bytes : 1) != cudaSuccess) return NULL;
-  if (bytes && cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice) != cudaSuccess) {
+  /* Both helpers end with the device idle: a pageable upload may still be in
+   * flight when cudaMemcpy returns, and cudaMemset runs on the legacy stream;
+   * a test's non-blocking streams wait for neither. */
+  if ((bytes && cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice) != cudaSuccess) || cudaDeviceSynchronize() != cudaSuccess) {
     cudaFree(d);
     return NULL;
   }
@@ -97,7 +100,7 @@ void *tu_to_device(const void *h, size_t bytes) {
 void *tu_poisoned(size_t bytes) {
   void *d = NULL;
   if (cudaMalloc(&d, bytes ? bytes : 1) != cudaSuccess) return NULL;
-  if (cudaMemset(d, 0xA5, bytes ? bytes : 1) != cudaSuccess) {
+  if (cudaMemset(d, 0xA5, bytes ? bytes : 1) != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) {
     cudaFree(d);
     return NULL;
   }

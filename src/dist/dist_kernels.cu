@@ -129,30 +129,86 @@ void launch_group(const void *keys, const void *values, size_t n, uint32_t nrank
 /* Lookups on the shard through its device view, a key per thread and a block
  * per 256 keys: blocks end often, so the NCCL blocks of the rounds in flight
  * (a stream of higher priority) get SMs as soon as some free up, where a
- * full-grid kernel would hold every SM to its end. nranks 0: every key is
- * this rank's (a received round); else only keys rank `me` owns are looked
- * up (the batch itself: no copy of them). Probing as the map's bulk find:
- * the warp splits into the bucket's worker tiles. */
+ * full-grid kernel would hold every SM to its end. Probing as the map's bulk
+ * find: the warp splits into the bucket's worker tiles. */
 template <class K, class V>
-__global__ void __launch_bounds__(kBlock) lookup_kernel(gcol::map_view<K, V> view, const K *keys, size_t n,
-                                                         uint32_t me, uint32_t nranks, void *out, bool contains) {
+__device__ __forceinline__ void lookup_one(const gcol::map_view<K, V> &view, bool active, K k, void *out, size_t i,
+                                           bool contains) {
   auto warp = cooperative_groups::tiled_partition<32>(cooperative_groups::this_thread_block());
-  const size_t i = (size_t)blockIdx.x * kBlock + threadIdx.x;
-  K k = i < n ? keys[i] : K();
-  bool mine = i < n && (nranks == 0 || gcol_dist_owner_of((uint64_t)k, nranks) == me);
   V v = view.empty_value();
-  bool found = view.find_each(warp, mine, k, &v);
-  if (!mine) return;
+  bool found = view.find_each(warp, active, k, &v);
+  if (!active) return;
   if (contains) static_cast<uint8_t *>(out)[i] = found;
   else static_cast<V *>(out)[i] = v;
+}
+
+/* A received round: every key is this rank's. */
+template <class K, class V>
+__global__ void __launch_bounds__(kBlock) lookup_kernel(gcol::map_view<K, V> view, const K *keys, size_t n, void *out,
+                                                         bool contains) {
+  const size_t i = (size_t)blockIdx.x * kBlock + threadIdx.x;
+  lookup_one(view, i < n, i < n ? keys[i] : K(), out, i, contains);
+}
+
+/* The batch's own keys where they stand: about one key in nranks is rank
+ * me's, so a block reads nranks * 256 keys and packs its own into shared
+ * memory (warp ballots, in batch order) before probing, 256 at a time, with
+ * every lane busy; probing them in place left (nranks - 1) / nranks of the
+ * lanes idle. */
+template <class K, class V>
+__global__ void __launch_bounds__(kBlock) own_lookup_kernel(gcol::map_view<K, V> view, const K *keys, size_t n,
+                                                             uint32_t me, uint32_t nranks, void *out, bool contains) {
+  __shared__ K s_key[2 * kBlock];
+  __shared__ uint32_t s_at[2 * kBlock]; /* offset in the block's window */
+  __shared__ unsigned s_count;
+  const size_t base = (size_t)blockIdx.x * kBlock * nranks;
+  const unsigned lane = threadIdx.x & 31;
+  if (threadIdx.x == 0) s_count = 0;
+  __syncthreads();
+  for (uint32_t chunk = 0; chunk < nranks; ++chunk) {
+    const uint32_t at = chunk * kBlock + threadIdx.x;
+    const size_t i = base + at;
+    K k = i < n ? keys[i] : K();
+    bool mine = i < n && gcol_dist_owner_of((uint64_t)k, nranks) == me;
+    unsigned ballot = __ballot_sync(0xffffffffu, mine), first = 0;
+    if (lane == 0 && ballot) first = atomicAdd(&s_count, (unsigned)__popc(ballot));
+    first = __shfl_sync(0xffffffffu, first, 0);
+    if (mine) {
+      unsigned pos = first + __popc(ballot & ((1u << lane) - 1));
+      s_key[pos] = k, s_at[pos] = at;
+    }
+    __syncthreads();
+    const unsigned count = s_count;
+    __syncthreads(); /* every thread has read s_count before it changes */
+    if (count >= kBlock) { /* a full block of own keys: probe them, keep the rest */
+      lookup_one(view, true, s_key[threadIdx.x], out, base + s_at[threadIdx.x], contains);
+      K rest_key = K();
+      uint32_t rest_at = 0;
+      const bool rest = threadIdx.x < count - kBlock;
+      if (rest) rest_key = s_key[kBlock + threadIdx.x], rest_at = s_at[kBlock + threadIdx.x];
+      __syncthreads();
+      if (rest) s_key[threadIdx.x] = rest_key, s_at[threadIdx.x] = rest_at;
+      if (threadIdx.x == 0) s_count = count - kBlock;
+      __syncthreads();
+    }
+  }
+  const unsigned count = s_count;
+  const bool left = threadIdx.x < count;
+  lookup_one(view, left, left ? s_key[threadIdx.x] : K(), out, left ? base + s_at[threadIdx.x] : 0, contains);
 }
 
 template <class K, class V>
 cudaError_t launch_lookup(const gcol_map_view_t &v, const void *keys, size_t n, int me, int nranks, void *out,
                           bool contains, cudaStream_t s) {
-  size_t blocks = (n + kBlock - 1) / kBlock;
-  lookup_kernel<K, V><<<(unsigned)blocks, kBlock, 0, s>>>(gcol::map_view<K, V>(v), static_cast<const K *>(keys), n,
-                                                          (uint32_t)me, (uint32_t)nranks, out, contains);
+  const K *k = static_cast<const K *>(keys);
+  if (nranks == 0) {
+    lookup_kernel<K, V><<<(unsigned)((n + kBlock - 1) / kBlock), kBlock, 0, s>>>(gcol::map_view<K, V>(v), k, n, out,
+                                                                                contains);
+  } else {
+    size_t window = (size_t)kBlock * (size_t)nranks;
+    own_lookup_kernel<K, V><<<(unsigned)((n + window - 1) / window), kBlock, 0, s>>>(
+        gcol::map_view<K, V>(v), k, n, (uint32_t)me, (uint32_t)nranks, out, contains);
+  }
   return cudaGetLastError();
 }
 

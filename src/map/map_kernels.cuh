@@ -97,7 +97,7 @@ __device__ __forceinline__ bool load_key(const table_ref &t, const void *keys, s
  * kernel keeps only its own code path: fewer registers, more threads
  * resident. OUTPUTS adds insert_and_find's per-input outputs. */
 template <int T, int W, int KB, int VB, int MODE, bool OUTPUTS, int KC = 0>
-__global__ void __launch_bounds__(GCOL_OA_BLOCK, GCOL_UPSERT_MIN_BLOCKS) upsert_kernel(table_ref t, const void *keys, const void *values, size_t n,
+__global__ void __launch_bounds__(GCOL_OA_BLOCK, GCOL_UPSERT_BOUND_BLOCKS) upsert_kernel(table_ref t, const void *keys, const void *values, size_t n,
                                                      upsert_args a, void *values_out, uint8_t *inserted_out,
                                                      unsigned long long *d_count) {
   constexpr int SB = slot_for_scheme<slot_of<KB, VB>(), KC>();

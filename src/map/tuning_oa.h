@@ -38,6 +38,14 @@
 #ifndef GCOL_UPSERT_MIN_BLOCKS
 #define GCOL_UPSERT_MIN_BLOCKS 6
 #endif
+/* What the upsert kernels' launch bounds ask for: GCOL_UPSERT_MIN_BLOCKS,
+ * capped on Turing (sm_75), whose SM holds 1,024 threads; ptxas refuses a
+ * bound above what the SM holds, which broke the release wheel's sm_75 pass. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800 && GCOL_UPSERT_MIN_BLOCKS * GCOL_OA_BLOCK > 1024
+#define GCOL_UPSERT_BOUND_BLOCKS (1024 / GCOL_OA_BLOCK)
+#else
+#define GCOL_UPSERT_BOUND_BLOCKS GCOL_UPSERT_MIN_BLOCKS
+#endif
 
 /* retrieve_all's block size and 16-byte chunks per thread and step. */
 #ifndef GCOL_RETRIEVE_BLOCK

@@ -117,7 +117,7 @@ __global__ void __launch_bounds__(GCOL_MM_BLOCK) oa_count_solo_kernel(table_ref 
 
 /* Open addressing insert: every valid pair takes a slot of its own. */
 template <int KB, int VB>
-__global__ void __launch_bounds__(GCOL_MM_BLOCK, GCOL_UPSERT_MIN_BLOCKS) oa_insert_kernel(table_ref t, const void *keys,
+__global__ void __launch_bounds__(GCOL_MM_BLOCK, GCOL_UPSERT_BOUND_BLOCKS) oa_insert_kernel(table_ref t, const void *keys,
                                                                              const void *values, size_t n,
                                                                              unsigned long long *d_count) {
   constexpr int SB = slot_of<KB, VB>(), T = oa_engine<SB>::T;
