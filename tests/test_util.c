@@ -88,9 +88,9 @@ void tu_put(void *a, size_t i, size_t bytes, uint64_t v) {
 void *tu_to_device(const void *h, size_t bytes) {
   void *d = NULL;
   if (cudaMalloc(&d, bytes ? bytes : 1) != cudaSuccess) return NULL;
-  /* Both helpers end with the device idle: a pageable upload may still be in
-   * flight when cudaMemcpy returns, and cudaMemset runs on the legacy stream;
-   * a test's non-blocking streams wait for neither. */
+  /* tu_to_device and tu_poisoned end with the device idle: a pageable upload
+   * may still be in flight when cudaMemcpy returns, and cudaMemset runs on
+   * the legacy stream; a test's non-blocking streams wait for neither. */
   if ((bytes && cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice) != cudaSuccess) || cudaDeviceSynchronize() != cudaSuccess) {
     cudaFree(d);
     return NULL;
@@ -107,7 +107,9 @@ void *tu_poisoned(size_t bytes) {
   return d;
 }
 int tu_to_host(void *h, const void *d, size_t bytes) {
-  return bytes && cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost) != cudaSuccess;
+  /* after all work on the device: the copy's legacy stream would not wait
+   * for a test's non-blocking streams */
+  return bytes && (cudaDeviceSynchronize() != cudaSuccess || cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost) != cudaSuccess);
 }
 size_t tu_read_size(const size_t *d) {
   size_t x = (size_t)-1;

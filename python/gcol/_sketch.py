@@ -41,7 +41,10 @@ def _creation_stream(stream):
     if stream is None:
         try:
             stream = _arrays.fallback_library().default_stream()
-        except InvalidArgumentError:
+        except (InvalidArgumentError, RuntimeError):
+            # no array library, or one that sees no GPU (PyTorch and CuPy raise
+            # RuntimeError kinds): the C call then reports the bad argument or
+            # GCOL_ERROR_NO_DEVICE itself
             return 0
     return stream if stream.__class__ is int else _arrays.stream_handle(stream)
 
