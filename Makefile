@@ -4,6 +4,7 @@
 #                   after the kernel budget (make kernel-budget)
 #   make demo       build and run the main example
 #   make bench      benchmarks (needs a GPU)
+#   make peer-cuco CUCO_INCLUDE=DIR  cuCollections measured as a peer (bench/peer_cuco.cu)
 #   make install    headers, libgcol.a/.so, gcol.pc and the CMake package under PREFIX
 #                   (libgcol_nccl too, where BUILD holds it)
 #   make uninstall  remove exactly what install put there (its manifest)
@@ -226,6 +227,28 @@ BENCHES  += $(BUILD)/bench/bench_u128 # issue 25: 16-byte keys
 BENCHES  += $(BUILD)/bench/bench_floor # issues 23-24: the hardware floor of the DRAM-bound rows
 # bench_compact also times cub::DeviceSelect::Flagged called directly
 $(BUILD)/bench/bench_compact: $(BUILD)/bench/bench_compact_cub.o
+# the floor kernels (bench/floor_kernels.cu): bench_floor prints them; the
+# others print each row's share of its floor, measured in the same process
+FLOOR_BENCHES := $(addprefix $(BUILD)/bench/,bench_floor bench_map bench_set bench_multimap bench_sketch)
+$(FLOOR_BENCHES): $(BUILD)/bench/floor_kernels.o
+
+# cuCollections as a peer in the same GPU run (issue 38): not part of test or
+# bench. Our own harness; cuco's headers come from a snapshot outside the
+# repository: make peer-cuco CUCO_INCLUDE=/path/to/cuCollections/include
+PEER_CUCO := $(BUILD)/bench/peer_cuco
+ifdef CUCO_INCLUDE
+peer-cuco: $(PEER_CUCO)
+$(BUILD)/bench/peer_cuco.o: bench/peer_cuco.cu bench/bench_common.h $(ARCH_STAMP)
+	@mkdir -p $(dir $@)
+	$(NVCC) -O3 -std=c++17 $(GPU_ARCHS) -Iinclude -isystem $(CUDA_HOME)/include -isystem $(CUCO_INCLUDE) \
+	  --expt-extended-lambda --expt-relaxed-constexpr -c $< -o $@
+$(PEER_CUCO): $(BUILD)/bench/peer_cuco.o $(BUILD)/bench/bench_common.o
+	$(CC) $^ $(LDLIBS) -o $@
+else
+peer-cuco:
+	@echo "peer-cuco: give CUCO_INCLUDE=/path/to/cuCollections/include (a snapshot outside the repository;"
+	@echo "  docs/testing-on-a-gpu.md says how); $(PEER_CUCO) is not built"
+endif
 
 # The public header must stay pure C11.
 header-check:
@@ -293,7 +316,7 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all build-all test demo bench bench-python clean header-check kernel-budget install uninstall wheel FORCE
+.PHONY: all build-all test demo bench bench-python peer-cuco clean header-check kernel-budget install uninstall wheel FORCE
 # The objects of benchmarks and examples come from pattern rules only: kept,
 # not deleted as intermediates. (Not `.SECONDARY:` for every target: that
 # made every target an intermediate, so a deleted library archive was not

@@ -6,11 +6,15 @@
  * Targets: cuCollections' static_map on an H100 whose copy ran at 3,026 GB/s
  * (issue 3), times the issue's factor, scaled by this run's copy bandwidth;
  * after them issue 23's: 1.1x the best-tuned peer per row (H100, copy 3,000
- * GB/s), likewise scaled. */
+ * GB/s), likewise scaled. Last, issue 38's: the row's floor (floor_kernels.h:
+ * the home bucket of this map's layout and table, nothing else; G ops/s)
+ * measured in this process, and the row's share of it (target 95%).
+ * GCOL_BENCH_NO_FLOOR=1 leaves the floors out. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bench_common.h"
+#include "floor_kernels.h"
 #include "gcol/gcol.h"
 #include "map/map_internal.h"
 
@@ -47,14 +51,47 @@ static double time_op(gcol_map_t *m, op_t op, const void *keys, const void *miss
 }
 
 static void row(const char *op, const char *pairs, double load, size_t n, double ms, double bytes_per_op,
-                double cuco, double factor, double lead) {
+                double cuco, double factor, double lead, double floor) {
   double gops = (double)n / (ms * 1e-3) / 1e9, share = gops * bytes_per_op / gpu.copy_gbs;
   double target = cuco * factor * gpu.copy_gbs / 3026.0, target23 = 1.1 * lead * gpu.copy_gbs / 3000.0;
   printf("%-14s %-8s %4.2f %10.2f %9.2f %6.1f%%", op, pairs, load, ms, gops, 100 * share);
   if (cuco > 0) printf(" %8.2f %-6s", target, gops >= target ? "met" : "MISSED");
   else printf("        - %-6s", "");
   if (lead > 0) printf(" issue 23: %6.2f %s", target23, gops >= target23 ? "met" : "MISSED");
+  if (floor > 0) printf("  floor %6.2f %5.1f%% %s", floor, 100 * gops / floor, gops >= 0.95 * floor ? "met" : "MISSED");
   printf("\n");
+}
+
+typedef struct {
+  double insert, find, miss, contains, erase; /* G keys/s; 0: not measured */
+} floors_t;
+
+static double floor_of(bench_floor_op_t op, int kb, int bb, int ob, size_t table_bytes, double p_full,
+                       const void *keys, size_t n) {
+  bench_floor_spec_t s = {kb, bb, ob, op, table_bytes, p_full};
+  return bench_floor_measure(&gpu, &s, keys, n).gops;
+}
+
+/* The floors of a filled map's rows on its own layout: inserts and erases
+ * one CAS on the home bucket (16 bytes for i64 pairs, as the map's CAS128),
+ * lookups its read and their output, misses also the further buckets with
+ * the share of full buckets of this table. */
+static floors_t map_floors(gcol_map_t *m, size_t kb, size_t vb, const void *keys, const void *misses, size_t n) {
+  floors_t f = {0, 0, 0, 0, 0};
+  if (getenv("GCOL_BENCH_NO_FLOOR")) return f;
+  gcol_map_view_t v;
+  ok(gcol_map_device_view(m, &v), "view");
+  BENCH_CUDA(cudaDeviceSynchronize());
+  const int bb = 16 * v.bucket_chunks;
+  const size_t table = (size_t)v.num_buckets * (size_t)bb;
+  const double p = bench_floor_full_share(v.slots, v.num_buckets, bb, (int)(kb + vb), (int)kb, v.empty_key);
+  const bench_floor_op_t cas = kb + vb > 8 ? BENCH_FLOOR_CAS16 : BENCH_FLOOR_CAS8;
+  f.insert = floor_of(cas, (int)kb, bb, 0, table, 0, keys, n);
+  f.find = floor_of(BENCH_FLOOR_READ, (int)kb, bb, (int)vb, table, 0, keys, n);
+  f.miss = floor_of(BENCH_FLOOR_READ, (int)kb, bb, (int)vb, table, p, misses, n);
+  f.contains = floor_of(BENCH_FLOOR_READ, (int)kb, bb, 1, table, 0, keys, n);
+  f.erase = f.insert; /* the same work: read the home bucket, one CAS that succeeds */
+  return f;
 }
 
 typedef struct {
@@ -77,14 +114,14 @@ static void bench_pair(gcol_type_t kt, gcol_type_t vt, const char *label, size_t
     size_t cap = 0, count = 0;
     ok(gcol_map_capacity(m, &cap), "capacity");
     double load = (double)n / (double)cap;
-    row("insert", label, load, n, time_op(m, OP_INSERT, keys, misses, vals, out, n), kb + vb, ref[l].insert, 1.15,
-        ref[l].lead_insert);
-    row("find (hits)", label, load, n, time_op(m, OP_FIND, keys, misses, vals, out, n), kb + vb, ref[l].find, 1.05,
-        ref[l].lead_find);
-    row("find (misses)", label, load, n, time_op(m, OP_FIND_MISS, keys, misses, vals, out, n), kb + vb,
-        l ? ref[l].miss : 0, 2.0, ref[l].lead_miss);
-    row("contains", label, load, n, time_op(m, OP_CONTAINS, keys, misses, vals, out, n), kb + 1, ref[l].contains,
-        1.05, ref[l].lead_contains);
+    double ins = time_op(m, OP_INSERT, keys, misses, vals, out, n), hit = time_op(m, OP_FIND, keys, misses, vals, out, n);
+    double miss = time_op(m, OP_FIND_MISS, keys, misses, vals, out, n);
+    double has = time_op(m, OP_CONTAINS, keys, misses, vals, out, n);
+    floors_t f = map_floors(m, kb, vb, keys, misses, n);
+    row("insert", label, load, n, ins, kb + vb, ref[l].insert, 1.15, ref[l].lead_insert, f.insert);
+    row("find (hits)", label, load, n, hit, kb + vb, ref[l].find, 1.05, ref[l].lead_find, f.find);
+    row("find (misses)", label, load, n, miss, kb + vb, l ? ref[l].miss : 0, 2.0, ref[l].lead_miss, f.miss);
+    row("contains", label, load, n, has, kb + 1, ref[l].contains, 1.05, ref[l].lead_contains, f.contains);
     double ms[REPS];
     for (int r = 0; r < REPS; ++r) {
       bench_timer_start(&timer, stream);
@@ -96,9 +133,10 @@ static void bench_pair(gcol_type_t kt, gcol_type_t vt, const char *label, size_t
                                                     (gpu.copy_gbs * 1e9) * 1e3;
     printf("%-14s %-8s %4.2f %10.2f %9.2f %6.1f%%   floor %.2f ms (table read + pairs written)\n", "retrieve_all",
            label, load, rms, n / (rms * 1e-3) / 1e9, 100 * floor_ms / rms, floor_ms);
-    row("erase", label, load, n, time_op(m, OP_ERASE, keys, misses, vals, out, n), kb, 0, 0, 0);
+    row("erase", label, load, n, time_op(m, OP_ERASE, keys, misses, vals, out, n), kb, 0, 0, 0, f.erase);
     gcol_map_destroy(m);
   }
+  bench_floor_release();
   BENCH_CUDA(cudaFree(keys));
   BENCH_CUDA(cudaFree(misses));
   BENCH_CUDA(cudaFree(vals));
@@ -128,13 +166,13 @@ static void bench_apply(size_t n) {
   c.capacity = 2 * d;
   gcol_map_t *m = NULL;
   ok(gcol_map_create(&m, &c, stream), "create");
-  row("apply(ADD)", "i64/i64", 0.5, n, time_op(m, OP_APPLY, keys, NULL, vals, NULL, n), 16, 10.19, 11.0 / 10.19, 0);
+  row("apply(ADD)", "i64/i64", 0.5, n, time_op(m, OP_APPLY, keys, NULL, vals, NULL, n), 16, 10.19, 11.0 / 10.19, 0, 0);
   /* the same with the cudaMallocAsync pool keeping its memory between calls,
      so the batch is reduced in shared memory first (gcol.h, 1.2.1) */
   int dev = 0;
   BENCH_CUDA(cudaGetDevice(&dev));
   uint64_t keep = bench_pool_keep(dev, UINT64_MAX);
-  row("apply, kept", "i64/i64", 0.5, n, time_op(m, OP_APPLY, keys, NULL, vals, NULL, n), 16, 0, 0, 0);
+  row("apply, kept", "i64/i64", 0.5, n, time_op(m, OP_APPLY, keys, NULL, vals, NULL, n), 16, 0, 0, 0, 0);
   bench_pool_keep(dev, keep);
   gcol_map_destroy(m);
   BENCH_CUDA(cudaFree(keys));

@@ -47,10 +47,12 @@ HEADERS = {
 }
 _OP = r"^(?P<op>\S.*?)\s+"
 _RATE = r"\s+(?P<ms>[\d.]+)\s+(?P<gops>[\d.]+)\s+[\d.]+%(?:\s+(?P<target>[\d.]+) (?:met|MISSED)|\s+-)?"
+# issue 38: a row may end with its floor measured in the same run (G ops/s) and its share of it
+_FLOOR = r"(?:\s+floor\s+(?P<floor>[\d.]+)\s+[\d.]+% (?:met|MISSED))?"
 ROWS = {
     "map": re.compile(_OP + r"(?P<type>[iu]\d+/[iu]\d+)\s+(?P<load>\d\.\d\d)" + _RATE
-                      + r"(?:.*issue 23:\s+(?P<target23>[\d.]+))?"),
-    "set": re.compile(_OP + r"(?P<type>[iu]\d+)" + _RATE + r"\s*$"),
+                      + r"(?:.*issue 23:\s+(?P<target23>[\d.]+)(?: met| MISSED)?)?" + _FLOOR),
+    "set": re.compile(_OP + r"(?P<type>[iu]\d+)" + _RATE + _FLOOR + r"\s*$"),
     "dist": re.compile(r"^\s*(?P<gpus>\d+) (?P<op>insert|find)\s+(?P<gops>[\d.]+)\s+(?P<vs>[\d.]+)x\s+"
                        r"(?P<bound>[\d.]+)\s+(?P<by>\S.*?)\s+[\d.]+%\s+(?P<verdict>.*)$"),
     "sssp": re.compile(_OP + r"GPU\s+(?P<gpu_s>[\d.]+) s \((?P<engine>[^)]*)\)\s+CPU\s+(?P<cpu_s>[\d.]+) s"

@@ -57,6 +57,29 @@ def test_set_rows_and_peers():
     assert peers[("erase", "u32")]["cuCollections"] is None
 
 
+def test_floor_columns():
+    """Issue 38: bench_map and bench_set end a row with its floor and its share of it."""
+    text = """GPU: NVIDIA H200 (sm_90, 132 SMs), device-to-device copy 4100 GB/s (read + write)
+
+hash map, 100000000 unique random keys, median of 5 runs
+operation      pairs    load         ms   G ops/s of copy   target
+insert         i64/i64  0.50       7.80     12.83   68.4%    10.90 met    issue 23:  15.87 MISSED  floor  14.62  87.8% MISSED
+erase          i64/i64  0.50       7.17     13.95   37.2%        -         floor  14.62  95.4% met
+
+set and multiset, 100000000 unique random keys in 200000000 slots, median of 5 runs
+operation              keys         ms   G ops/s of copy   target
+erase                  u64        16.00      6.25   16.3%    16.44 MISSED  floor  15.02  41.6% MISSED
+insert, 10 copies each u64         3.43     29.15   76.0%        -
+"""
+    runs = plot.parse(text)
+    assert [r["bench"] for r in runs] == ["map", "set"]
+    insert, erase = runs[0]["rows"]
+    assert insert["floor"] == 14.62 and insert["target23"] == 15.87 and insert["gops"] == 12.83
+    assert erase["floor"] == 14.62 and "target" not in erase
+    assert runs[1]["rows"][0]["floor"] == 15.02 and runs[1]["rows"][0]["target"] == 16.44
+    assert "floor" not in runs[1]["rows"][1]
+
+
 def test_dist_rows_and_targets():
     (run,) = runs_of("bench_dist_2gpu.log")
     assert (run["bench"], run["gpu"], run["copy_gbs"], run["n"]) == ("dist", "2 x NVIDIA H200", 4228.0, 100000000)
