@@ -241,8 +241,8 @@ peer-cuco: $(PEER_CUCO)
 $(BUILD)/bench/peer_cuco.o: bench/peer_cuco.cu bench/bench_common.h $(ARCH_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) -O3 -std=c++17 $(GPU_ARCHS) -Iinclude -isystem $(CUDA_HOME)/include -isystem $(CUCO_INCLUDE) \
-	  --expt-extended-lambda --expt-relaxed-constexpr -c $< -o $@
-$(PEER_CUCO): $(BUILD)/bench/peer_cuco.o $(BUILD)/bench/bench_common.o
+	  -DPEER_CUCO_INCLUDE='"$(CUCO_INCLUDE)"' --expt-extended-lambda --expt-relaxed-constexpr -c $< -o $@
+$(PEER_CUCO): $(BUILD)/bench/peer_cuco.o $(BUILD)/bench/bench_common.o $(BUILD)/libgcol.a
 	$(CC) $^ $(LDLIBS) -o $@
 else
 peer-cuco:
