@@ -31,7 +31,7 @@ typedef enum {
 
 typedef struct {
   int key_bytes;      /* 4 or 8 */
-  int bucket_bytes;   /* 16, 32 or 64 */
+  int bucket_bytes;   /* 16, 32, 64 or 128 */
   int out_bytes;      /* BENCH_FLOOR_READ: 0, 1, 4 or 8 */
   bench_floor_op_t op;
   size_t table_bytes; /* the container's table (or filter) */
@@ -47,7 +47,8 @@ typedef struct {
 /* The floor of spec over the n keys at keys (device; key_bytes wide). The
  * table and output live in scratch of this module, grown as needed (the
  * table is filled with 0xff once per growth); g: bench_init's. Prints
- * nothing. An unsupported spec (bucket or output width) exits. */
+ * nothing but, for an unsupported spec (key, bucket or output width), a
+ * line on stderr; that floor is then 0 (the benches print none). */
 bench_floor_t bench_floor_measure(const bench_gpu_t *g, const bench_floor_spec_t *spec, const void *keys, size_t n);
 
 /* Frees the scratch of bench_floor_measure (a bench calls it before it
