@@ -242,7 +242,8 @@ $(BUILD)/bench/peer_cuco.o: bench/peer_cuco.cu bench/bench_common.h $(ARCH_STAMP
 	@mkdir -p $(dir $@)
 	$(NVCC) -O3 -std=c++17 $(GPU_ARCHS) -Iinclude -isystem $(CUDA_HOME)/include -isystem $(CUCO_INCLUDE) \
 	  -DPEER_CUCO_INCLUDE='"$(CUCO_INCLUDE)"' --expt-extended-lambda --expt-relaxed-constexpr -c $< -o $@
-$(PEER_CUCO): $(BUILD)/bench/peer_cuco.o $(BUILD)/bench/bench_common.o $(BUILD)/libgcol.a
+# (bench_common.o names gcol_status_string: the archive the benches link)
+$(PEER_CUCO): $(BUILD)/bench/peer_cuco.o $(BUILD)/bench/bench_common.o $(BUILD)/libgcol_testing.a
 	$(CC) $^ $(LDLIBS) -o $@
 else
 peer-cuco:
