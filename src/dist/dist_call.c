@@ -8,10 +8,11 @@
  * made), then move the pairs in rounds of at most q pairs per peer. Round k
  * lands in receive slot k % DIST_SLOTS; the shard works on it on s while the
  * next rounds travel on cs, a stream of the highest priority, so that NCCL's
- * blocks get SMs ahead of the shard's kernels. find/contains look their
- * own keys up where they stand in the batch (only the other ranks' keys are
- * grouped) and answer rounds through the shard's device view in short
- * blocks (gcol_dist_lookup); answers go back in the round's layout and are
+ * blocks get SMs ahead of the shard's kernels. find/contains, and insert /
+ * insert_or_apply on fixed shards, work on their own keys where they stand
+ * in the batch (only the other ranks' keys are grouped; own_in_place);
+ * lookups answer rounds through the shard's device view in short blocks
+ * (gcol_dist_lookup); answers go back in the round's layout and are
  * scattered into batch order as they arrive. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,12 +89,19 @@ static void open_rank(dist_call_t *c) {
     m->h_words = NULL;
 }
 
-/* Lookups find this rank's own keys where they are in the batch and answer
- * in place (gcol_dist_lookup): only the other ranks' keys are grouped. The
- * insert family and erase go through the shard's bulk calls, which group
- * their own keys with the rest (growth, sizes and the claim rules stay the
- * shard's). The test hook that sends own keys through NCCL turns it off. */
-static int own_in_place(const dist_call_t *c) { return dist_kind_answers(c->kind) && !gcol_dist_send_own_keys(); }
+/* Own keys in place: only the other ranks' keys are grouped, and this
+ * rank's are worked on where they stand in the batch. Lookups always
+ * (gcol_dist_lookup). insert and insert_or_apply with values, on a fixed
+ * shard, through its mutable view (gcol_dist_upsert_own; one rank: the
+ * shard's bulk call on the batch); a growable shard needs the bulk calls'
+ * growth, and insert_or_assign and erase have no per-key view form, so those
+ * group their own keys with the rest. The test hook that sends own keys
+ * through NCCL turns it off. */
+static int own_in_place(const dist_call_t *c) {
+  if (gcol_dist_send_own_keys()) return 0;
+  if (dist_kind_answers(c->kind)) return 1;
+  return (c->kind == DIST_INSERT || c->kind == DIST_APPLY) && c->values != NULL && !c->m->cfg.growable;
+}
 
 static void prepare_batch(dist_call_t *c) {
   gcol_dist_map_t *m = c->m;
@@ -362,11 +370,26 @@ static void shard_lookup(dist_call_t *c, const void *keys, size_t n, int nranks,
   cuda_ok(c, gcol_dist_lookup(&view, keys, n, c->m->rank, nranks, out, c->kind == DIST_CONTAINS, c->s));
 }
 
+/* insert / insert_or_apply of this rank's own pairs where they stand in the
+ * batch, through the fixed shard's mutable view (see own_in_place). */
+static void shard_upsert_own(dist_call_t *c) {
+  gcol_map_mutable_view_t view;
+  gcol_status_t st = gcol_map_device_mutable_view(c->m->shard, &view);
+  if (st != GCOL_SUCCESS) {
+    shard_fail(c, st);
+    return;
+  }
+  cuda_ok(c, gcol_dist_upsert_own(&view, c->keys, c->values, c->n, c->m->rank, c->m->nranks, c->kind == DIST_APPLY,
+                                  c->op, c->s));
+}
+
 void dist_step_apply_self(dist_call_t *c) {
   if (c->skip || !dist_kind_keyed(c->kind) || c->self == 0) return;
   use_device(c);
   if (own_in_place(c)) {
-    shard_lookup(c, c->keys, c->n, c->m->nranks, c->out);
+    if (dist_kind_answers(c->kind)) shard_lookup(c, c->keys, c->n, c->m->nranks, c->out);
+    else if (c->m->nranks == 1) shard_op(c, c->keys, c->values, c->n, NULL);
+    else shard_upsert_own(c);
     return;
   }
   size_t at = (size_t)c->plan[c->m->rank], vb = sent_value_bytes(c);

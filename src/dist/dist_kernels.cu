@@ -152,12 +152,12 @@ __global__ void __launch_bounds__(kBlock) lookup_kernel(gcol::map_view<K, V> vie
 
 /* The batch's own keys where they stand: about one key in nranks is rank
  * me's, so a block reads nranks * 256 keys and packs its own into shared
- * memory (warp ballots, in batch order) before probing, 256 at a time, with
- * every lane busy; probing them in place left (nranks - 1) / nranks of the
- * lanes idle. */
-template <class K, class V>
-__global__ void __launch_bounds__(kBlock) own_lookup_kernel(gcol::map_view<K, V> view, const K *keys, size_t n,
-                                                             uint32_t me, uint32_t nranks, void *out, bool contains) {
+ * memory (warp ballots, in batch order), then hands them to visit(active,
+ * key, i), 256 at a time with every lane busy (probing them in place left
+ * (nranks - 1) / nranks of the lanes idle). visit is warp-collective: every
+ * thread of the block calls it together; i is the key's batch position. */
+template <class K, class Visit>
+__device__ __forceinline__ void for_own_keys(const K *keys, size_t n, uint32_t me, uint32_t nranks, Visit visit) {
   __shared__ K s_key[2 * kBlock];
   __shared__ uint32_t s_at[2 * kBlock]; /* offset in the block's window */
   __shared__ unsigned s_count;
@@ -180,8 +180,8 @@ __global__ void __launch_bounds__(kBlock) own_lookup_kernel(gcol::map_view<K, V>
     __syncthreads();
     const unsigned count = s_count;
     __syncthreads(); /* every thread has read s_count before it changes */
-    if (count >= kBlock) { /* a full block of own keys: probe them, keep the rest */
-      lookup_one(view, true, s_key[threadIdx.x], out, base + s_at[threadIdx.x], contains);
+    if (count >= kBlock) { /* a full block of own keys: hand them over, keep the rest */
+      visit(true, s_key[threadIdx.x], base + s_at[threadIdx.x]);
       K rest_key = K();
       uint32_t rest_at = 0;
       const bool rest = threadIdx.x < count - kBlock;
@@ -194,7 +194,28 @@ __global__ void __launch_bounds__(kBlock) own_lookup_kernel(gcol::map_view<K, V>
   }
   const unsigned count = s_count;
   const bool left = threadIdx.x < count;
-  lookup_one(view, left, left ? s_key[threadIdx.x] : K(), out, left ? base + s_at[threadIdx.x] : 0, contains);
+  visit(left, left ? s_key[threadIdx.x] : K(), left ? base + s_at[threadIdx.x] : 0);
+}
+
+template <class K, class V>
+__global__ void __launch_bounds__(kBlock) own_lookup_kernel(gcol::map_view<K, V> view, const K *keys, size_t n,
+                                                             uint32_t me, uint32_t nranks, void *out, bool contains) {
+  for_own_keys(keys, n, me, nranks,
+               [&](bool active, K k, size_t i) { lookup_one(view, active, k, out, i, contains); });
+}
+
+/* insert (apply false) or insert_or_apply(op) of the batch's own pairs
+ * through the shard's mutable view: the values are read where they stand. */
+template <class K, class V, bool APPLY>
+__global__ void __launch_bounds__(kBlock) own_upsert_kernel(gcol::map_mutable_view<K, V> view, const K *keys,
+                                                             const V *values, size_t n, uint32_t me, uint32_t nranks,
+                                                             gcol_op_t op) {
+  auto warp = cooperative_groups::tiled_partition<32>(cooperative_groups::this_thread_block());
+  for_own_keys(keys, n, me, nranks, [&](bool active, K k, size_t i) {
+    V v = active ? values[i] : V();
+    if (APPLY) view.insert_or_apply_each(warp, active, k, v, op);
+    else view.insert_each(warp, active, k, v);
+  });
 }
 
 template <class K, class V>
@@ -264,5 +285,28 @@ extern "C" cudaError_t gcol_dist_lookup(const gcol_map_view_t *view, const void 
                        typedef typename key_word<decltype(kw)::value>::type K;
                        typedef typename key_word<decltype(vw)::value>::type V;
                        return launch_lookup<K, V>(*view, d_keys, n, me, nranks, d_out, contains, s);
+                     });
+}
+
+extern "C" cudaError_t gcol_dist_upsert_own(const gcol_map_mutable_view_t *view, const void *d_keys,
+                                            const void *d_values, size_t n, int me, int nranks, int apply,
+                                            gcol_op_t op, cudaStream_t s) {
+  if (n == 0) return cudaSuccess;
+  const size_t window = (size_t)kBlock * (size_t)nranks;
+  return with_widths((int)gcol_type_size((gcol_type_t)view->view.key_type), (int)gcol_type_size((gcol_type_t)view->view.value_type),
+                     [&](auto kw, auto vw) {
+                       typedef typename key_word<decltype(kw)::value>::type K;
+                       typedef typename key_word<decltype(vw)::value>::type V;
+                       const auto mv = gcol::map_mutable_view<K, V>(*view);
+                       auto *keys = static_cast<const K *>(d_keys);
+                       auto *values = static_cast<const V *>(d_values);
+                       const unsigned grid = (unsigned)((n + window - 1) / window);
+                       if (apply)
+                         own_upsert_kernel<K, V, true><<<grid, kBlock, 0, s>>>(mv, keys, values, n, (uint32_t)me,
+                                                                              (uint32_t)nranks, op);
+                       else
+                         own_upsert_kernel<K, V, false><<<grid, kBlock, 0, s>>>(mv, keys, values, n, (uint32_t)me,
+                                                                               (uint32_t)nranks, op);
+                       return cudaGetLastError();
                      });
 }

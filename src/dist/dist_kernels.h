@@ -48,6 +48,15 @@ cudaError_t gcol_dist_scatter(const void *d_grouped, const uint32_t *d_origin, s
 cudaError_t gcol_dist_lookup(const gcol_map_view_t *view, const void *d_keys, size_t n, int me, int nranks,
                              void *d_out, int contains, cudaStream_t s);
 
+/* insert (apply 0) or insert_or_apply(op) of the pairs of d_keys[0..n) /
+ * d_values that rank `me` of nranks (>= 2) owns, through the shard's mutable
+ * view, where they stand in the batch (packed per block, as the lookups).
+ * Fixed shards only: kernels never grow a map. Values are moved as bits;
+ * apply follows the view's value type. Sentinel keys and a full shard are
+ * latched on the shard, as its bulk calls do. */
+cudaError_t gcol_dist_upsert_own(const gcol_map_mutable_view_t *view, const void *d_keys, const void *d_values,
+                                 size_t n, int me, int nranks, int apply, gcol_op_t op, cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif
