@@ -148,7 +148,7 @@ struct layout<SLOT_PAIR16> {
  * (key_cas: key first, map_tile.cuh). SLOT_PAIR16 code for sm_90 always
  * claims with the 128-bit CAS, so the library's sm_90 kernels carry none of
  * the key-first code; the device API, and the test build's kernels for
- * tables with key_cas (with_key_cas in map_ops_impl.cuh), use
+ * tables with key_cas (pick_key_cas in src/map/dispatch_oa.cuh), use
  * SLOT_PAIR16K. Code for older GPUs claims key first either way. */
 template <>
 struct layout<SLOT_PAIR16K> : layout<SLOT_PAIR16> {};
