@@ -68,8 +68,8 @@ static floors_t set_floors(gcol_set_t *s, size_t kb, const void *keys, const voi
   BENCH_CUDA(cudaDeviceSynchronize());
   const int bb = 16 * v.bucket_chunks;
   const size_t table = (size_t)v.num_buckets * (size_t)bb;
-  const double p = bench_floor_full_share(v.slots, v.num_buckets, bb, (int)kb, (int)kb, v.empty_key);
   if (kb != 4 && kb != 8) return f; /* the floor kernels read 4- or 8-byte keys */
+  const double p = bench_floor_full_share(v.slots, v.num_buckets, bb, (int)kb, (int)kb, v.empty_key);
   f.insert = floor_of(BENCH_FLOOR_CAS8, kb, bb, 0, table, 0, keys, n);
   f.contains = floor_of(BENCH_FLOOR_READ, kb, bb, 1, table, 0, keys, n);
   f.miss = floor_of(BENCH_FLOOR_READ, kb, bb, 1, table, p, misses, n);

@@ -113,6 +113,17 @@ cudaError_t with_widths(int key_bytes, int value_bytes, F f) {
   return value_bytes == 4 ? f(w8(), w4()) : f(w8(), w8());
 }
 
+/* f(K(), V()) with the shard view's key and value words (uint32_t or
+ * uint64_t: the dist kernels move bits; apply follows the view's type). */
+template <class F>
+cudaError_t with_view_words(const gcol_map_view_t &v, F f) {
+  return with_widths((int)gcol_type_size((gcol_type_t)v.key_type), (int)gcol_type_size((gcol_type_t)v.value_type),
+                     [&](auto kw, auto vw) {
+                       return f(typename key_word<decltype(kw)::value>::type(),
+                                typename key_word<decltype(vw)::value>::type());
+                     });
+}
+
 unsigned grid_for(size_t items) {
   size_t g = (items + kBlock - 1) / kBlock;
   return (unsigned)(g < 1 ? 1 : g > 65535 * 8 ? 65535 * 8 : g);
@@ -280,12 +291,9 @@ extern "C" cudaError_t gcol_dist_scatter(const void *d_grouped, const uint32_t *
 extern "C" cudaError_t gcol_dist_lookup(const gcol_map_view_t *view, const void *d_keys, size_t n, int me, int nranks,
                                         void *d_out, int contains, cudaStream_t s) {
   if (n == 0) return cudaSuccess;
-  return with_widths((int)gcol_type_size((gcol_type_t)view->key_type), (int)gcol_type_size((gcol_type_t)view->value_type),
-                     [&](auto kw, auto vw) {
-                       typedef typename key_word<decltype(kw)::value>::type K;
-                       typedef typename key_word<decltype(vw)::value>::type V;
-                       return launch_lookup<K, V>(*view, d_keys, n, me, nranks, d_out, contains, s);
-                     });
+  return with_view_words(*view, [&](auto k, auto v) {
+    return launch_lookup<decltype(k), decltype(v)>(*view, d_keys, n, me, nranks, d_out, contains, s);
+  });
 }
 
 extern "C" cudaError_t gcol_dist_upsert_own(const gcol_map_mutable_view_t *view, const void *d_keys,
@@ -293,20 +301,17 @@ extern "C" cudaError_t gcol_dist_upsert_own(const gcol_map_mutable_view_t *view,
                                             gcol_op_t op, cudaStream_t s) {
   if (n == 0) return cudaSuccess;
   const size_t window = (size_t)kBlock * (size_t)nranks;
-  return with_widths((int)gcol_type_size((gcol_type_t)view->view.key_type), (int)gcol_type_size((gcol_type_t)view->view.value_type),
-                     [&](auto kw, auto vw) {
-                       typedef typename key_word<decltype(kw)::value>::type K;
-                       typedef typename key_word<decltype(vw)::value>::type V;
-                       const auto mv = gcol::map_mutable_view<K, V>(*view);
-                       auto *keys = static_cast<const K *>(d_keys);
-                       auto *values = static_cast<const V *>(d_values);
-                       const unsigned grid = (unsigned)((n + window - 1) / window);
-                       if (apply)
-                         own_upsert_kernel<K, V, true><<<grid, kBlock, 0, s>>>(mv, keys, values, n, (uint32_t)me,
-                                                                              (uint32_t)nranks, op);
-                       else
-                         own_upsert_kernel<K, V, false><<<grid, kBlock, 0, s>>>(mv, keys, values, n, (uint32_t)me,
-                                                                               (uint32_t)nranks, op);
-                       return cudaGetLastError();
-                     });
+  const unsigned grid = (unsigned)((n + window - 1) / window);
+  return with_view_words(view->view, [&](auto k, auto v) {
+    typedef decltype(k) K;
+    typedef decltype(v) V;
+    const auto mv = gcol::map_mutable_view<K, V>(*view);
+    auto *keys = static_cast<const K *>(d_keys);
+    auto *values = static_cast<const V *>(d_values);
+    if (apply)
+      own_upsert_kernel<K, V, true><<<grid, kBlock, 0, s>>>(mv, keys, values, n, (uint32_t)me, (uint32_t)nranks, op);
+    else
+      own_upsert_kernel<K, V, false><<<grid, kBlock, 0, s>>>(mv, keys, values, n, (uint32_t)me, (uint32_t)nranks, op);
+    return cudaGetLastError();
+  });
 }
