@@ -215,20 +215,6 @@ __global__ void __launch_bounds__(kBlock) own_lookup_kernel(gcol::map_view<K, V>
                [&](bool active, K k, size_t i) { lookup_one(view, active, k, out, i, contains); });
 }
 
-/* insert (apply false) or insert_or_apply(op) of the batch's own pairs
- * through the shard's mutable view: the values are read where they stand. */
-template <class K, class V, bool APPLY>
-__global__ void __launch_bounds__(kBlock) own_upsert_kernel(gcol::map_mutable_view<K, V> view, const K *keys,
-                                                             const V *values, size_t n, uint32_t me, uint32_t nranks,
-                                                             gcol_op_t op) {
-  auto warp = cooperative_groups::tiled_partition<32>(cooperative_groups::this_thread_block());
-  for_own_keys(keys, n, me, nranks, [&](bool active, K k, size_t i) {
-    V v = active ? values[i] : V();
-    if (APPLY) view.insert_or_apply_each(warp, active, k, v, op);
-    else view.insert_each(warp, active, k, v);
-  });
-}
-
 template <class K, class V>
 cudaError_t launch_lookup(const gcol_map_view_t &v, const void *keys, size_t n, int me, int nranks, void *out,
                           bool contains, cudaStream_t s) {
@@ -255,6 +241,13 @@ extern "C" cudaError_t gcol_dist_count_owners(const void *d_keys, size_t n, int 
   auto *c = reinterpret_cast<unsigned long long *>(d_counts);
   if (key_bytes == 4) count_kernel<4><<<grid, kBlock, shmem, s>>>(d_keys, n, (uint32_t)nranks, c);
   else count_kernel<8><<<grid, kBlock, shmem, s>>>(d_keys, n, (uint32_t)nranks, c);
+  return cudaGetLastError();
+}
+
+__global__ void put_count_kernel(uint64_t *d, uint64_t n) { *d = n; }
+
+extern "C" cudaError_t gcol_dist_put_count(uint64_t *d_count, size_t n, cudaStream_t s) {
+  put_count_kernel<<<1, 1, 0, s>>>(d_count, (uint64_t)n);
   return cudaGetLastError();
 }
 
@@ -293,25 +286,5 @@ extern "C" cudaError_t gcol_dist_lookup(const gcol_map_view_t *view, const void 
   if (n == 0) return cudaSuccess;
   return with_view_words(*view, [&](auto k, auto v) {
     return launch_lookup<decltype(k), decltype(v)>(*view, d_keys, n, me, nranks, d_out, contains, s);
-  });
-}
-
-extern "C" cudaError_t gcol_dist_upsert_own(const gcol_map_mutable_view_t *view, const void *d_keys,
-                                            const void *d_values, size_t n, int me, int nranks, int apply,
-                                            gcol_op_t op, cudaStream_t s) {
-  if (n == 0) return cudaSuccess;
-  const size_t window = (size_t)kBlock * (size_t)nranks;
-  const unsigned grid = (unsigned)((n + window - 1) / window);
-  return with_view_words(view->view, [&](auto k, auto v) {
-    typedef decltype(k) K;
-    typedef decltype(v) V;
-    const auto mv = gcol::map_mutable_view<K, V>(*view);
-    auto *keys = static_cast<const K *>(d_keys);
-    auto *values = static_cast<const V *>(d_values);
-    if (apply)
-      own_upsert_kernel<K, V, true><<<grid, kBlock, 0, s>>>(mv, keys, values, n, (uint32_t)me, (uint32_t)nranks, op);
-    else
-      own_upsert_kernel<K, V, false><<<grid, kBlock, 0, s>>>(mv, keys, values, n, (uint32_t)me, (uint32_t)nranks, op);
-    return cudaGetLastError();
   });
 }

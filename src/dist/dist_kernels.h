@@ -20,6 +20,9 @@ extern "C" {
 cudaError_t gcol_dist_count_owners(const void *d_keys, size_t n, int key_bytes, int nranks,
                                    uint64_t *d_counts, cudaStream_t s);
 
+/* d_count[0] = n on s (one rank: its batch is its own, nothing to count). */
+cudaError_t gcol_dist_put_count(uint64_t *d_count, size_t n, cudaStream_t s);
+
 /* Scatter the batch grouped by owner: the keys (and values, if d_values)
  * owned by rank p go to [starts[p], starts[p] + counts[p]) of d_keys_out
  * (d_values_out), in no particular order inside a group; rank `skip`'s keys
@@ -47,15 +50,6 @@ cudaError_t gcol_dist_scatter(const void *d_grouped, const uint32_t *d_origin, s
  * others' positions are not written). */
 cudaError_t gcol_dist_lookup(const gcol_map_view_t *view, const void *d_keys, size_t n, int me, int nranks,
                              void *d_out, int contains, cudaStream_t s);
-
-/* insert (apply 0) or insert_or_apply(op) of the pairs of d_keys[0..n) /
- * d_values that rank `me` of nranks (>= 2) owns, through the shard's mutable
- * view, where they stand in the batch (packed per block, as the lookups).
- * Fixed shards only: kernels never grow a map. Values are moved as bits;
- * apply follows the view's value type. Sentinel keys and a full shard are
- * latched on the shard, as its bulk calls do. */
-cudaError_t gcol_dist_upsert_own(const gcol_map_mutable_view_t *view, const void *d_keys, const void *d_values,
-                                 size_t n, int me, int nranks, int apply, gcol_op_t op, cudaStream_t s);
 
 #ifdef __cplusplus
 }

@@ -159,8 +159,8 @@ struct dispatch_upsert {
       if (solo_for<SB>(l.solo_upserts, l, t)) return solo<T, MODE, OUTPUTS, KC>();
     return pick_lanes<T, layout<SB>::keys_only, tuning::template upsert_lanes<T>()>(l.lanes, [&](auto wc) {
       auto k = upsert_kernel<T, decltype(wc)::value, KB, VB, MODE, OUTPUTS, KC>;
-      return launch(k, grid_fill(k, tuning::block, l.num_sms, n), tuning::block, 0, s, t, keys, values, n, a,
-                    values_out, inserted_out, d_count);
+      return launch(k, grid_fill(k, tuning::block, l.num_sms, n, 0, 1, GCOL_UPSERT_WAVES), tuning::block, 0, s, t,
+                    keys, values, n, a, values_out, inserted_out, d_count);
     });
   }
   /* the mode as a compile-time constant (insert_and_find's outputs only with INSERT) */

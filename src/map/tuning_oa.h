@@ -47,6 +47,18 @@
 #define GCOL_UPSERT_BOUND_BLOCKS GCOL_UPSERT_MIN_BLOCKS
 #endif
 
+/* The tile upsert kernels launch this many GPU-filling grids' worth of
+ * blocks (grid-stride over the rest). A kernel that shares the SMs with
+ * another, NCCL's during a sharded map's rounds or a caller's other stream,
+ * then has no tail of blocks that found no room until the other ended.
+ * H200, every grid_fill kernel at 1 / 4 / 16 waves (GCOL_GRID_WAVES, an
+ * experiment): bench_map i64 insert 13.14 / 13.14 / 13.09 G/s alone;
+ * bench_dist insert on 2 GPUs 17.5 / 18.8-19.2 / 19.8, on 4 GPUs 29.7-30.3
+ * / 33.3-34.3 / 34.5. The same waves slowed set inserts (14.30 -> 13.62: the half grid
+ * of solo_insert_div is then full) and erases (16.2 -> 14.5), so only the
+ * tile upserts take them. */
+#define GCOL_UPSERT_WAVES 16
+
 /* retrieve_all's block size and 16-byte chunks per thread and step. */
 #ifndef GCOL_RETRIEVE_BLOCK
 #define GCOL_RETRIEVE_BLOCK 256
