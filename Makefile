@@ -52,7 +52,7 @@ LIB_CU  += src/sssp/graph.cu
 LIB_CU  += src/compact/select_stable.cu src/compact/reduce.cu src/compact/scan.cu
 LIB_CU  += src/multimap/multimap.cu
 # the open-addressing core's host side, and the set and multiset on it
-LIB_CU  += src/map/oa_host.cu src/multimap/mm_host.cu src/set/set.cu src/set/multiset.cu
+LIB_CU  += src/multimap/mm_host.cu src/set/set.cu src/set/multiset.cu # and oa_host.cu (VARIANT_CU)
 LIB_C   += src/set/set_config.c
 # sketches (issue 24): the Bloom filter and HyperLogLog
 LIB_C   += src/bloom/bloom_math.c src/hll/hll_estimate.c
@@ -69,6 +69,8 @@ VARIANT_CU := src/sssp/sssp.cu src/compact/select_any.cu
 VARIANT_CU += src/bloom/bloom.cu src/strmap/strmap_host.cu
 # shortest paths (issue 27): the path call, and the buffer-extent check its predecessor table uses
 VARIANT_CU += src/sssp/paths.cu
+# the open-addressing core's host side: the oa hooks (grouped, region order, counters)
+VARIANT_CU += src/map/oa_host.cu
 LIB_C   += src/core/dptr_room.c
 # key x value widths of the core's kernels (value 0: sets and multisets)
 PAIRS   := 4_4 4_8 8_4 8_8 4_0 8_0

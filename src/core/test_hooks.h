@@ -48,8 +48,26 @@ typedef struct {
                                    (nearfar_threads: 512); else 256 or 512 */
 } gcol_detail_sssp_hooks_t;
 
+/* ---- the open-addressing core (oa_host.cu, dispatch_oa.cuh) ----
+ * For one table at a time: the map or set whose device state is `table`
+ * (set by the *_for_testing calls of tests/support/map_policy_override.cu). */
+typedef struct {
+  const void *table;      /* NULL: no table hooked */
+  int lanes;              /* keys-only tables: 1 or 2 lanes probe a key
+                             (each reading tile / lanes chunks); 0: the
+                             tuning's */
+  int grouped_always;     /* insert_or_apply grouped whatever the table's
+                             place and the scratch's cost */
+  int region_bits;        /* > 0: every batch of the row's region_ops in
+                             2^region_bits regions, whatever its size */
+  size_t grouped_calls;   /* counted by the library: insert_or_apply calls */
+  int grouped_passes;     /* that ran grouped, the last one's passes, */
+  size_t region_calls;    /* and calls whose batch went in region order */
+} gcol_detail_oa_hooks_t;
+
 typedef struct {
   gcol_detail_sssp_hooks_t sssp;
+  gcol_detail_oa_hooks_t oa;
   /* The Bloom filter's threads per key of the bulk kernels (1, 2 or 4;
    * bloom.cu); 0: the policy's (GCOL_BLOOM_ADD_TILE, GCOL_BLOOM_CONTAINS_TILE). */
   int bloom_add_tile, bloom_contains_tile;
@@ -67,7 +85,7 @@ void gcol_test_hooks_reset(void);
 #define GCOL_HOOKS gcol_test_hooks
 #else
 static inline gcol_test_hooks_t gcol_no_test_hooks(void) {
-  gcol_test_hooks_t h = {{0, NULL, NULL, 0, 0.0f, 0, 0, 0}, 0, 0, NULL, 0};
+  gcol_test_hooks_t h = {{0, NULL, NULL, 0, 0.0f, 0, 0, 0}, {NULL, 0, 0, 0, 0, 0, 0}, 0, 0, NULL, 0};
   return h;
 }
 #define GCOL_HOOKS (gcol_no_test_hooks())

@@ -153,7 +153,7 @@ __device__ __forceinline__ void lookup_one(const gcol::map_view<K, V> &view, boo
   else static_cast<V *>(out)[i] = v;
 }
 
-/* A received round, or the batch of a lone rank: every key is this rank's. */
+/* A received round: every key is this rank's. */
 template <class K, class V>
 __global__ void __launch_bounds__(kBlock) lookup_kernel(gcol::map_view<K, V> view, const K *keys, size_t n, void *out,
                                                          bool contains) {
@@ -219,7 +219,7 @@ template <class K, class V>
 cudaError_t launch_lookup(const gcol_map_view_t &v, const void *keys, size_t n, int me, int nranks, void *out,
                           bool contains, cudaStream_t s) {
   const K *k = static_cast<const K *>(keys);
-  if (nranks <= 1) { /* a round, or one rank: every key is this rank's, nothing to pack */
+  if (nranks <= 1) { /* a round (nranks 0): every key is this rank's, nothing to pack */
     lookup_kernel<K, V><<<(unsigned)((n + kBlock - 1) / kBlock), kBlock, 0, s>>>(gcol::map_view<K, V>(v), k, n, out,
                                                                                 contains);
   } else {

@@ -65,6 +65,7 @@
 #include "map_policy.h"
 #include "tuning_oa.h"
 #include "core/grid_fill.cuh"
+#include "core/test_hooks.h"
 
 namespace gcol {
 namespace detail {
@@ -84,18 +85,21 @@ static cudaError_t pick_tile(tile_list<Ts...>, int tile, F &&f) {
   return e;
 }
 
-/* f(tile_c<W>()) for the lanes that probe one key: W (the tuning's), or in
- * test builds for keys-only tables the sweep's 1 or 2 (launch_cfg::lanes). */
+/* f(tile_c<W>()) for the lanes that probe one key of t: W (the tuning's), or
+ * in test builds for a hooked keys-only table the sweep's 1 or 2
+ * (gcol_test_hooks.oa.lanes). */
 template <int T, bool KEYS_ONLY, int W, class F>
-static cudaError_t pick_lanes(int lanes, F &&f) {
+static cudaError_t pick_lanes(const table_ref &t, F &&f) {
 #ifdef GCOL_TESTING
   if constexpr (KEYS_ONLY) {
+    const gcol_detail_oa_hooks_t &h = gcol_test_hooks.oa;
+    const int lanes = h.table && h.table == (const void *)t.state ? h.lanes : 0;
     if (lanes == 1) return f(tile_c<1>());
     if constexpr (T >= 2)
       if (lanes == 2) return f(tile_c<2>());
   }
 #endif
-  (void)lanes;
+  (void)t;
   return f(tile_c<W>());
 }
 
@@ -157,7 +161,7 @@ struct dispatch_upsert {
   cudaError_t shape() const {
     if constexpr (tuning::solo)
       if (solo_for<SB>(l.solo_upserts, l, t)) return solo<T, MODE, OUTPUTS, KC>();
-    return pick_lanes<T, layout<SB>::keys_only, tuning::template upsert_lanes<T>()>(l.lanes, [&](auto wc) {
+    return pick_lanes<T, layout<SB>::keys_only, tuning::template upsert_lanes<T>()>(t, [&](auto wc) {
       auto k = upsert_kernel<T, decltype(wc)::value, KB, VB, MODE, OUTPUTS, KC>;
       return launch(k, grid_fill(k, tuning::block, l.num_sms, n, 0, 1, GCOL_UPSERT_WAVES), tuning::block, 0, s, t,
                     keys, values, n, a, values_out, inserted_out, d_count);
@@ -278,7 +282,7 @@ struct dispatch_find {
       if (solo_for<SB>(l.solo_lookups, l, t)) /* a thread per key */
         return launch(find_solo_kernel<T, KB, VB, KC>, grid_per_item(tuning::block, n), tuning::block, 0, s, t,
                       keys, n, out, contains);
-    return pick_lanes<T, layout<SB>::keys_only, tuning::template lookup_lanes<T>()>(l.lanes, [&](auto wc) {
+    return pick_lanes<T, layout<SB>::keys_only, tuning::template lookup_lanes<T>()>(t, [&](auto wc) {
       auto k = find_kernel<T, decltype(wc)::value, KB, VB, KC>;
       return launch(k, grid_fill(k, tuning::block, l.num_sms, n), tuning::block, 0, s, t, keys, n, out, contains);
     });
@@ -317,7 +321,7 @@ cudaError_t oa_ops<KB, VB>::erase(const launch_cfg &l, const table_ref &t, const
   return pick_tile(typename tuning::tiles(), l.tile, [&](auto tc) {
     constexpr int T = decltype(tc)::value;
     return pick_key_cas<SB>(t, [&](auto kc) {
-      return pick_lanes<T, layout<SB>::keys_only, tuning::template erase_lanes<T>()>(l.lanes, [&](auto wc) {
+      return pick_lanes<T, layout<SB>::keys_only, tuning::template erase_lanes<T>()>(t, [&](auto wc) {
         auto k = erase_kernel<T, decltype(wc)::value, KB, VB, decltype(kc)::value>;
         return launch(k, grid_fill(k, tuning::block, l.num_sms, n), tuning::block, 0, s, t, keys, n, d_count);
       });

@@ -42,9 +42,6 @@ struct oa_object {
   /* Growable maps: the last exact count of the slots found room for its
    * batch, so the next growth is not allocated ahead (map_grow.cu). */
   int last_count_kept;
-  size_t grouped_calls; /* insert_or_apply calls that ran grouped (for tests) */
-  int grouped_passes;   /* the last one's scatter passes (for tests) */
-  size_t region_calls;  /* calls whose batch went in region order (for tests) */
 };
 
 /* Call f with the oa_ops instance of the object's key and value widths. */

@@ -16,21 +16,17 @@ namespace gcol {
 namespace detail {
 
 /* The run-time choices of one table (from its policy row, map_policy.c);
- * block sizes and lanes are compile-time (tuning_oa.h). */
+ * block sizes and lanes are compile-time (tuning_oa.h). Test-only knobs are
+ * hooks (core/test_hooks.h), not fields. */
 struct launch_cfg {
   int tile;          /* one of the tiles compiled for the table's class */
-  int lanes;         /* 0: oa_tuning's. Test builds, keys-only tables: 1 or 2
-                        lanes probe a key (each reading tile / lanes chunks) */
   int num_sms;
   int solo_lookups;  /* table classes (GCOL_OA_*, map_policy.h) whose */
   int solo_upserts;  /* lookups / inserts run a thread per key; tests set 0 */
   size_t l2_bytes;   /* for GCOL_OA_IN_L2 */
   size_t grouped_smem;      /* insert_or_apply grouped in shared memory */
   size_t grouped_min_batch; /* (map_grouped.cuh): table bytes, least batch, */
-  int grouped_always;       /* tests: whatever the table's place and the
-                               scratch's cost (oa_host.cu) */
   int region_ops;           /* GCOL_OA_REGION_* whose batches are ordered by region */
-  int region_bits;          /* tests: > 0 orders every such batch into 2^region_bits */
   int solo_insert_div;      /* policy: thread-per-key inserts into DRAM tables on 1/div of the grid */
 };
 

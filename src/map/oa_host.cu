@@ -5,6 +5,7 @@
 #include "core/api_scope.h"
 #include "core/common.h"
 #include "core/device_alloc.h"
+#include "core/test_hooks.h"
 #include "map_object.h"
 #include "map_policy.h"
 
@@ -50,6 +51,9 @@ gcol_status_t oa_init(oa_object *o, uint32_t magic, const gcol_map_config_t &c, 
 
 void oa_release(oa_object *o) {
   o->magic = 0;
+#ifdef GCOL_TESTING /* a later table may get this state's memory: not hooked */
+  if (gcol_test_hooks.oa.table == (const void *)o->t.state) gcol_test_hooks.oa = gcol_detail_oa_hooks_t{};
+#endif
   /* nothing to report to: a failed free leaks */
   (void)map_free(o, o->t.slots, o->table_bytes, o->last);
   (void)map_free(o, o->t.state, sizeof(map_state), o->last);
@@ -109,6 +113,25 @@ static size_t grouped_layout(grouped_plan *g, size_t n, const oa_object *o, bool
   return at;
 }
 
+/* The test hooks of the hooked table (core/test_hooks.h: oa), zeros for
+ * every other; the shipped build (no GCOL_TESTING) folds them away. */
+static gcol_detail_oa_hooks_t hooks_of(const oa_object *o) {
+  gcol_detail_oa_hooks_t h = GCOL_HOOKS.oa;
+  if (!h.table || h.table != (const void *)o->t.state) h = gcol_detail_oa_hooks_t{};
+  return h;
+}
+/* Count a grouped (passes > 0) or region-ordered (passes 0) call of the
+ * hooked table, in test builds. */
+static void count_for_tests(const oa_object *o, int passes) {
+#ifdef GCOL_TESTING
+  if (!gcol_test_hooks.oa.table || gcol_test_hooks.oa.table != (const void *)o->t.state) return;
+  if (passes) ++gcol_test_hooks.oa.grouped_calls, gcol_test_hooks.oa.grouped_passes = passes;
+  else ++gcol_test_hooks.oa.region_calls;
+#else
+  (void)o, (void)passes;
+#endif
+}
+
 /* The shape of a grouped insert_or_apply of n inputs (map_grouped.cuh);
  * false when the batch is not grouped: too small for its table, a table
  * too large for 2^GCOL_GROUPED_MAX_PBITS partitions, 16-byte keys, 2^32
@@ -122,7 +145,8 @@ static bool grouped_shape(const oa_object *o, size_t n, bool with_values, groupe
   /* a table in the L2 takes pairs faster as they are, but counts (no values
      to move) faster grouped (H100, 100M inputs onto 1M i64 keys: sums 3.28
      ms direct, 3.9 grouped; counts 2.93 direct, 2.0 grouped) */
-  if (with_values && o->table_bytes <= o->l.l2_bytes && !o->l.grouped_always) return false;
+  const bool always = hooks_of(o).grouped_always != 0;
+  if (with_values && o->table_bytes <= o->l.l2_bytes && !always) return false;
   *g = grouped_plan{};
   /* whole 16-byte buckets of keys, and list places in 16 bits */
   const size_t fit = o->l.grouped_smem / slot_bytes;
@@ -150,7 +174,7 @@ static bool grouped_shape(const oa_object *o, size_t n, bool with_values, groupe
   const size_t parts = (size_t)1 << pbits, avg = (n + parts - 1) / parts;
   g->chunk = (uint32_t)(4 * avg > GCOL_GROUPED_MIN_CHUNK ? 4 * avg : GCOL_GROUPED_MIN_CHUNK);
   g->max_items = (uint32_t)(parts + n / g->chunk + 1);
-  return o->l.grouped_always || scratch_is_cheap(o, grouped_layout(g, n, o, with_values, NULL));
+  return always || scratch_is_cheap(o, grouped_layout(g, n, o, with_values, NULL));
 }
 
 /* f() with plan g's scratch for n inputs: one allocation carved by
@@ -175,8 +199,7 @@ static gcol_status_t apply_grouped(oa_object *o, const void *keys, const void *v
   grouped_plan g;
   gcol_status_t st = GCOL_SUCCESS;
   *done = grouped_shape(o, n, values != NULL, &g) && with_scratch(o, g, n, values != NULL, s, &st, [&] {
-    ++o->grouped_calls;
-    o->grouped_passes = g.passes;
+    count_for_tests(o, g.passes);
     return with_ops(o, [&](auto ops) { return ops.apply_grouped(o->l, o->t, keys, values, n, a, g, s); });
   });
   return st;
@@ -186,7 +209,7 @@ static gcol_status_t apply_grouped(oa_object *o, const void *keys, const void *v
  * (GCOL_OA_REGION_*): the plan; false when the batch goes as it is. */
 static bool region_shape(const oa_object *o, size_t n, int op, grouped_plan *g) {
   if (o->kb == 16 || !(o->l.region_ops & op) || n >= ((size_t)1 << 32)) return false;
-  int bits = o->l.region_bits;
+  int bits = hooks_of(o).region_bits;
   if (bits == 0) {
     if (n < GCOL_REGION_MIN_BATCH || n < o->num_slots / GCOL_REGION_BATCH_DIV || o->table_bytes <= o->l.l2_bytes)
       return false;
@@ -206,7 +229,7 @@ static gcol_status_t with_region_order(oa_object *o, const void *keys, size_t n,
   grouped_plan g;
   gcol_status_t st = GCOL_SUCCESS;
   if (region_shape(o, n, op, &g) && with_scratch(o, g, n, false, s, &st, [&] {
-        ++o->region_calls;
+        count_for_tests(o, 0);
         cudaError_t e = with_ops(o, [&](auto ops) { return ops.order_regions(o->l, o->t, keys, n, g, s); });
         return e == cudaSuccess ? run(g.part_keys[0]) : e;
       }))
