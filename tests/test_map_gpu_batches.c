@@ -379,6 +379,7 @@ TEST(map_gpu_insert_or_apply_groups_counts_by_itself) {
     if (form != 2) c.allocator.alloc = plain_alloc, c.allocator.free = plain_free, c.allocator.ctx = &refuse;
     gcol_map_t *m = NULL;
     CHECK_OK(gcol_map_create(&m, &c, 0));
+    CHECK_OK(gcol_map_watch_for_testing(m)); /* count its grouped calls; it decides alone */
     refuse = form == 3;
     CHECK_STATUS(gcol_map_insert_or_apply(NULL, d_keys, NULL, n, GCOL_OP_ADD, 0), GCOL_ERROR_INVALID_ARGUMENT);
     char before[512];

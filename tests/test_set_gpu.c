@@ -367,6 +367,7 @@ TEST(set_region_order_by_itself) {
     c.capacity = slots;
     gcol_set_t *s = NULL;
     CHECK_OK(gcol_set_create(&s, &c, 0));
+    CHECK_OK(gcol_set_watch_for_testing(s)); /* count its region-order calls; it decides alone */
     void *h = malloc(n * kb), *d = tu_poisoned(n * kb);
     uint8_t *df = tu_poisoned(n), *hf = malloc(n);
     size_t *dc = tu_poisoned(8);

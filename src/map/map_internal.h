@@ -36,6 +36,11 @@ gcol_status_t gcol_map_set_region_for_testing(gcol_map_t *m, int bits);
 gcol_status_t gcol_set_set_region_for_testing(gcol_set_t *s, int bits);
 size_t gcol_map_region_calls_for_testing(const gcol_map_t *m);
 size_t gcol_set_region_calls_for_testing(const gcol_set_t *s);
+/* The hooks act on one table at a time (core/test_hooks.h): the counters
+ * above count for the table last given to a *_for_testing call, 0 for any
+ * other. Watching a table hooks it without changing what it does. */
+gcol_status_t gcol_map_watch_for_testing(gcol_map_t *m);
+gcol_status_t gcol_set_watch_for_testing(gcol_set_t *s);
 
 /* All ones in the low `bytes` bytes (4 or 8): the default empty sentinel.
  * Inline, so that the config defaults (map_config.c, libgcol only) and the
