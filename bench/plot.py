@@ -263,6 +263,18 @@ def gpu_label(runs, fallback):
     return ", ".join(names)
 
 
+def _one_gpu(runs, fallback):
+    """The runs of the GPU model with the most distinct sizes (a tie: the one named last)."""
+    by_gpu = {}
+    for r in runs:
+        by_gpu.setdefault(r["gpu"] or fallback, []).append(r)
+    best = None
+    for name, rs in by_gpu.items():
+        if best is None or len({r["n"] for r in rs}) >= len({r["n"] for r in by_gpu[best]}):
+            best = name
+    return by_gpu.get(best, [])
+
+
 def make_figures(runs, out, gpu=None):
     """Every figure the runs allow, into out; returns the written paths."""
     os.makedirs(out, exist_ok=True)
@@ -271,8 +283,9 @@ def make_figures(runs, out, gpu=None):
     for b in ("map", "set"):
         if by[b]:
             written.append(plot_ops(by[b][-1], os.path.join(out, f"{b}_ops.svg"), gpu_label(by[b][-1:], gpu)))
-        if len({r["n"] for r in by[b]}) > 1:
-            written.append(plot_sizes(by[b], os.path.join(out, f"{b}_size.svg"), gpu_label(by[b], gpu)))
+        same = _one_gpu(by[b], gpu)  # sizes compare on one GPU model only
+        if len({r["n"] for r in same}) > 1:
+            written.append(plot_sizes(same, os.path.join(out, f"{b}_size.svg"), gpu_label(same, gpu)))
     if by["dist"]:
         run = max(reversed(by["dist"]), key=lambda r: max(x["gpus"] for x in r["rows"]))
         written.append(plot_dist(run, os.path.join(out, "dist_scaling.svg"), gpu_label([run], gpu)))
