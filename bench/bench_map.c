@@ -1,6 +1,8 @@
 /* Hash map benchmark: 100M unique random keys (GCOL_BENCH_N overrides),
  * i64->i64 and i32->i32 at load factors 0.5 and 0.8, plus insert_or_apply(ADD)
- * of 100M pairs onto 12.5M keys and a sweep of the probing tile. Each figure
+ * of 100M pairs onto 12.5M keys; GCOL_BENCH_SWEEP=1 adds the sweeps of the
+ * probing tile and of the keys a lookup tile has in flight (GCOL_BENCH_SWEEP_KEYS=1:
+ * that one alone). Each figure
  * is the median of several runs; throughput is also given as the share of
  * the copy bandwidth that its compulsory bytes (keys in, values in/out) use.
  * Targets: cuCollections' static_map on an H100 whose copy ran at 3,026 GB/s
@@ -207,6 +209,34 @@ static void sweep_tiles(gcol_type_t kt, const char *label, size_t n) {
   BENCH_CUDA(cudaFree(out));
 }
 
+/* Keys in flight per lookup tile (issue 38): the default tile kernels with
+ * one key a tile at a time against two (gcol_map_set_find_keys_for_testing),
+ * find hits, misses and contains at both loads. */
+static void sweep_keys(gcol_type_t kt, const char *label, size_t n) {
+  size_t kb = gcol_type_size(kt);
+  void *keys = bench_unique_keys(n, kb, 1000), *misses = bench_unique_keys(n, kb, 1000 + 2 * n), *out = NULL;
+  BENCH_CUDA(cudaMalloc(&out, n * 8));
+  const double loads[2] = {0.5, 0.8};
+  for (int l = 0; l < 2; ++l)
+    for (int keys_in_flight = 1; keys_in_flight <= 2; ++keys_in_flight) {
+      gcol_map_config_t c = gcol_map_config_default(kt, kt);
+      c.capacity = (size_t)((double)n / loads[l]);
+      gcol_map_t *m = NULL;
+      ok(gcol_map_create(&m, &c, stream), "create");
+      ok(gcol_map_set_find_keys_for_testing(m, keys_in_flight), "keys in flight");
+      ok(gcol_map_insert(m, keys, keys, n, NULL, stream), "insert");
+      double hit = time_op(m, OP_FIND, keys, misses, keys, out, n);
+      double miss = time_op(m, OP_FIND_MISS, keys, misses, keys, out, n);
+      double has = time_op(m, OP_CONTAINS, keys, misses, keys, out, n);
+      printf("keys sweep %-8s load %.1f keys in flight %d: find %6.2f  miss %6.2f  contains %6.2f G/s\n", label,
+             loads[l], keys_in_flight, n / hit / 1e6, n / miss / 1e6, n / has / 1e6);
+      gcol_map_destroy(m);
+    }
+  BENCH_CUDA(cudaFree(keys));
+  BENCH_CUDA(cudaFree(misses));
+  BENCH_CUDA(cudaFree(out));
+}
+
 int main(void) {
   if (bench_init(&gpu)) return 0;
   bench_timer_init(&timer);
@@ -224,5 +254,6 @@ int main(void) {
     sweep_tiles(GCOL_I64, "i64/i64", n);
     sweep_tiles(GCOL_I32, "i32/i32", n);
   }
+  if (getenv("GCOL_BENCH_SWEEP") || getenv("GCOL_BENCH_SWEEP_KEYS")) sweep_keys(GCOL_I64, "i64/i64", n);
   return 0;
 }

@@ -106,6 +106,10 @@ static int retrieve_matches(fixture_t *f, gcol_map_t *m, size_t half, cudaStream
   return ok;
 }
 
+/* Keys in flight per lookup tile on the tile kernels (1, or 2: issue 38's
+ * tile_find_two, a test-build hook) for the tables lifecycle forces a tile on. */
+static int lookup_keys = 1;
+
 /* Every operation on n unique keys, checked step by step against what the
  * sequence of operations must leave. */
 static test_result_t lifecycle(gcol_type_t kt, gcol_type_t vt, size_t n, double load, int tile, int key_cas) {
@@ -121,6 +125,7 @@ static test_result_t lifecycle(gcol_type_t kt, gcol_type_t vt, size_t n, double 
   gcol_map_t *m = NULL;
   CHECK_OK(gcol_map_create(&m, &c, s));
   if (tile) CHECK_OK(gcol_map_set_policy_for_testing(m, tile, key_cas));
+  if (tile && lookup_keys == 2) CHECK_OK(gcol_map_set_find_keys_for_testing(m, 2));
   size_t cap = 0, size = 1, half = n / 2;
   CHECK_OK(gcol_map_capacity(m, &cap));
   CHECK(cap >= c.capacity);
@@ -214,4 +219,20 @@ TEST(map_gpu_every_tile_and_claim_scheme) {
       RUN(lifecycle(GCOL_U32, GCOL_U32, 100000, 0.9, tiles[t], kc));
     }
   return TEST_PASS;
+}
+/* Lookups with two keys in flight per tile (tiles of 2 and more lanes; a
+ * tile of one lane keeps one): hits, misses, erased keys and the claim
+ * schemes at load 0.9, where many keys lie past their home bucket. */
+TEST(map_gpu_two_lookup_keys_in_flight) {
+  const int tiles[] = {1, 2, 4, 8};
+  lookup_keys = 2;
+  test_result_t r = TEST_PASS;
+  for (int t = 0; t < 4 && r == TEST_PASS; ++t)
+    for (int kc = 0; kc < 2 && r == TEST_PASS; ++kc) {
+      r = lifecycle(GCOL_U64, GCOL_U64, 100000, 0.9, tiles[t], kc);
+      if (r == TEST_PASS) r = lifecycle(GCOL_U32, GCOL_U64, 20000, 0.9, tiles[t], kc);
+      if (r == TEST_PASS) r = lifecycle(GCOL_U32, GCOL_U32, 100000, 0.9, tiles[t], kc);
+    }
+  lookup_keys = 1;
+  return r;
 }

@@ -60,6 +60,8 @@ typedef struct {
                              place and the scratch's cost */
   int region_bits;        /* > 0: every batch of the row's region_ops in
                              2^region_bits regions, whatever its size */
+  int find_keys;          /* 2: lookups on tiles of an even width keep two
+                             keys in flight per tile; 0 or 1: one */
   size_t grouped_calls;   /* counted by the library: insert_or_apply calls */
   int grouped_passes;     /* that ran grouped, the last one's passes, */
   size_t region_calls;    /* and calls whose batch went in region order */
@@ -85,7 +87,7 @@ void gcol_test_hooks_reset(void);
 #define GCOL_HOOKS gcol_test_hooks
 #else
 static inline gcol_test_hooks_t gcol_no_test_hooks(void) {
-  gcol_test_hooks_t h = {{0, NULL, NULL, 0, 0.0f, 0, 0, 0}, {NULL, 0, 0, 0, 0, 0, 0}, 0, 0, NULL, 0};
+  gcol_test_hooks_t h = {{0, NULL, NULL, 0, 0.0f, 0, 0, 0}, {NULL, 0, 0, 0, 0, 0, 0, 0}, 0, 0, NULL, 0};
   return h;
 }
 #define GCOL_HOOKS (gcol_no_test_hooks())

@@ -103,6 +103,21 @@ static cudaError_t pick_lanes(const table_ref &t, F &&f) {
   return f(tile_c<W>());
 }
 
+/* f(tile_c<K>()) for the keys a tile of W lanes has in flight in a lookup:
+ * 1, or in test builds 2 for a hooked table (gcol_test_hooks.oa.find_keys;
+ * tiles of an even width), the sweep that measures it. */
+template <int W, class F>
+static cudaError_t pick_keys(const table_ref &t, F &&f) {
+#ifdef GCOL_TESTING
+  if constexpr (W % 2 == 0) {
+    const gcol_detail_oa_hooks_t &h = gcol_test_hooks.oa;
+    if (h.table && h.table == (const void *)t.state && h.find_keys == 2) return f(tile_c<2>());
+  }
+#endif
+  (void)t;
+  return f(tile_c<1>());
+}
+
 /* f(tile_c<KC>()): the kernels of t's claim scheme. The shipped library
  * compiles KC 0 only: its sm_90 code claims 16-byte pairs with the 128-bit
  * CAS and carries no key-first code (map_layout.cuh, SLOT_PAIR16K), and its
@@ -283,8 +298,11 @@ struct dispatch_find {
         return launch(find_solo_kernel<T, KB, VB, KC>, grid_per_item(tuning::block, n), tuning::block, 0, s, t,
                       keys, n, out, contains);
     return pick_lanes<T, layout<SB>::keys_only, tuning::template lookup_lanes<T>()>(t, [&](auto wc) {
-      auto k = find_kernel<T, decltype(wc)::value, KB, VB, KC>;
-      return launch(k, grid_fill(k, tuning::block, l.num_sms, n), tuning::block, 0, s, t, keys, n, out, contains);
+      constexpr int W = decltype(wc)::value;
+      return pick_keys<W>(t, [&](auto kc) {
+        auto k = find_kernel<T, W, KB, VB, KC, decltype(kc)::value>;
+        return launch(k, grid_fill(k, tuning::block, l.num_sms, n), tuning::block, 0, s, t, keys, n, out, contains);
+      });
     });
   }
   cudaError_t operator()() const {

@@ -36,6 +36,10 @@ gcol_status_t gcol_map_set_region_for_testing(gcol_map_t *m, int bits);
 gcol_status_t gcol_set_set_region_for_testing(gcol_set_t *s, int bits);
 size_t gcol_map_region_calls_for_testing(const gcol_map_t *m);
 size_t gcol_set_region_calls_for_testing(const gcol_set_t *s);
+/* Lookups of m on its tile kernels with 1 or 2 keys in flight per tile (2:
+ * tiles of an even width only; others keep 1); the bench_map sweep and its
+ * test. */
+gcol_status_t gcol_map_set_find_keys_for_testing(gcol_map_t *m, int keys);
 /* The hooks act on one table at a time (core/test_hooks.h): the counters
  * above count for the table last given to a *_for_testing call, 0 for any
  * other. Watching a table hooks it without changing what it does. */

@@ -131,8 +131,9 @@ __global__ void __launch_bounds__(GCOL_OA_BLOCK, GCOL_UPSERT_BOUND_BLOCKS) upser
 /* find (values or empty_value) and contains (0/1 bytes). One kernel for both:
  * as two template instances, contains ran 12% slower than find on an H100
  * (same probing, different code layout); a uniform branch at the store costs
- * nothing. */
-template <int T, int W, int KB, int VB, int KC = 0>
+ * nothing. KEYS: the keys a tile has in flight, 1 or 2 (bulk_find_step_two;
+ * the test build's sweep, dispatch_oa.cuh's pick_keys). */
+template <int T, int W, int KB, int VB, int KC = 0, int KEYS = 1>
 __global__ void find_kernel(table_ref t, const void *keys, size_t n, void *out, bool contains) {
   constexpr int SB = slot_for_scheme<slot_of<KB, VB>(), KC>();
   GCOL_TILE_LOOP_BEGIN(W)
@@ -140,7 +141,9 @@ __global__ void find_kernel(table_ref t, const void *keys, size_t n, void *out, 
     uint64_t h = 0;
     bool valid = load_key<KB>(t, keys, i, n, k, h);
     uint64_t my_value;
-    bool my_found = bulk_find_step<T, SB>(tile, t, valid, k, h, my_value);
+    bool my_found;
+    if constexpr (KEYS == 2) my_found = bulk_find_step_two<T, SB>(tile, t, valid, k, h, my_value);
+    else my_found = bulk_find_step<T, SB>(tile, t, valid, k, h, my_value);
     __syncwarp();
     if (i < n) {
       if (contains) static_cast<uint8_t *>(out)[i] = my_found;

@@ -65,6 +65,12 @@ static gcol_status_t set_region(gcol::detail::oa_object *o, int bits) {
 }
 extern "C" gcol_status_t gcol_map_set_region_for_testing(gcol_map_t *m, int bits) { return set_region(m, bits); }
 extern "C" gcol_status_t gcol_set_set_region_for_testing(gcol_set_t *s, int bits) { return set_region(s, bits); }
+extern "C" gcol_status_t gcol_map_set_find_keys_for_testing(gcol_map_t *m, int keys) {
+  if (!m || keys < 1 || keys > 2) return GCOL_ERROR_INVALID_ARGUMENT;
+  hook(m)->find_keys = keys;
+  return GCOL_SUCCESS;
+}
+
 /* Hook a table without changing what it does: its counters start at zero. */
 extern "C" gcol_status_t gcol_map_watch_for_testing(gcol_map_t *m) {
   if (!m) return GCOL_ERROR_INVALID_ARGUMENT;

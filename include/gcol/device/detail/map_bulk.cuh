@@ -83,6 +83,25 @@ __device__ __forceinline__ bool bulk_find_step(const Tile &tile, const table_ref
   return my_found;
 }
 
+/* find with two of the tile's keys in flight at a time (tile_find_two; a
+ * tile of an even number of lanes): the same answers as bulk_find_step. */
+template <int T, int SB, class Tile>
+__device__ __forceinline__ bool bulk_find_step_two(const Tile &tile, const table_ref &t, bool valid, key_of<SB> k,
+                                                   uint64_t h, uint64_t &my_value) {
+  static_assert(Tile::num_threads() % 2 == 0, "two keys at a time: an even tile");
+  bool my_found = false;
+  my_value = t.empty_value;
+  for (int r = 0; r < (int)Tile::num_threads(); r += 2) {
+    bool fa = false, fb = false;
+    uint64_t xa = t.empty_value, xb = t.empty_value;
+    tile_find_two<T, SB>(tile, t, tile.shfl(valid, r), tile.shfl(k, r), tile.shfl(h, r), fa, xa,
+                         tile.shfl(valid, r + 1), tile.shfl(k, r + 1), tile.shfl(h, r + 1), fb, xb);
+    if (tile.thread_rank() == (unsigned)r) my_found = fa, my_value = fa ? xa : t.empty_value;
+    if (tile.thread_rank() == (unsigned)r + 1) my_found = fb, my_value = fb ? xb : t.empty_value;
+  }
+  return my_found;
+}
+
 /* insert family (a.mode): returns this lane's upsert_status (NO_ROOM for an
  * invalid lane) and the value stored for its key. pending (inserts not yet
  * added to the map's size) and inserted are tile-uniform running counts. A

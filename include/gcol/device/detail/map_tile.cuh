@@ -349,30 +349,73 @@ __device__ __forceinline__ uint64_t pair16_wait(const table_ref &t, const unsign
 }
 
 /* ---- find ------------------------------------------------------------- */
+/* One bucket of a lookup, from the tile's chunks c of it (cp: this lane's
+ * first chunk): 1 found (value set on every lane), 0 absent (the bucket has
+ * an empty slot), -1 look on. */
+template <int T, int SB, int C, class Tile>
+__device__ __forceinline__ int tile_find_bucket(const Tile &tile, const table_ref &t, key_of<SB> key, chunk<SB> *cp,
+                                                const lane_chunks<SB, C> &c, uint64_t &value) {
+  unsigned m, e, x;
+  classify(c, key, t, m, e, x);
+  unsigned who = tile.ballot(m != 0);
+  if (who) {
+    uint64_t v = m ? layout<SB>::value(pick(c, __ffs(m) - 1)) : 0;
+    if constexpr (SB == SLOT_PAIR32) /* a concurrent insert's value may not have landed yet */
+      if (m && pick(c, __ffs(m) - 1).tag != TAG_PUBLISHED) v = wait_published(&slot_at(cp, __ffs(m) - 1)->v);
+    if constexpr (is_pair16(SB)) /* the same, for pairs claimed key first */
+      if (m && v == t.empty_value && split_claim<SB>(t)) v = pair16_wait(t, &slot_at(cp, __ffs(m) - 1)->v);
+    value = tile.shfl(v, __ffs(who) - 1);
+    return 1;
+  }
+  return tile.any(e != 0) ? 0 : -1;
+}
+
+/* A lookup from probe step `from` on (seq at that step's bucket). */
+template <int T, int SB, class Tile>
+__device__ __forceinline__ bool tile_find_on(const Tile &tile, const table_ref &t, key_of<SB> key, probe_seq seq,
+                                             uint32_t from, uint64_t &value) {
+  constexpr int C = T / Tile::num_threads();
+  static_assert(C >= 1, "a probing tile is at most as wide as a bucket");
+  for (uint32_t i = from; i < t.num_buckets; ++i, seq.next()) {
+    chunk<SB> *cp = lane_base<T, SB, C>(t, seq.bucket, tile.thread_rank());
+    const int r = tile_find_bucket<T, SB, C>(tile, t, key, cp, load_lane<SB, C, true>(cp), value);
+    if (r >= 0) return r == 1;
+  }
+  return false;
+}
+
 template <int T, int SB, class Tile>
 __device__ __forceinline__ bool tile_find(const Tile &tile, const table_ref &t, key_of<SB> key, uint64_t h,
                                           uint64_t &value) {
+  return tile_find_on<T, SB>(tile, t, key, probe_seq(h, t.num_buckets), 0, value);
+}
+
+/* Two lookups at once (keys a and b; the valid flags are tile-uniform):
+ * both home buckets are read before either is matched, so the tile has two
+ * DRAM reads in flight where tile_find has one; a key not settled in its
+ * home bucket goes on as tile_find. An invalid key's bucket is read too
+ * (any bucket of the table: harmless) and it is not found. */
+template <int T, int SB, class Tile>
+__device__ __forceinline__ void tile_find_two(const Tile &tile, const table_ref &t, bool va, key_of<SB> ka,
+                                              uint64_t ha, bool &fa, uint64_t &xa, bool vb, key_of<SB> kb,
+                                              uint64_t hb, bool &fb, uint64_t &xb) {
   constexpr int C = T / Tile::num_threads();
   static_assert(C >= 1, "a probing tile is at most as wide as a bucket");
-  probe_seq seq(h, t.num_buckets);
-  for (uint32_t i = 0; i < t.num_buckets; ++i, seq.next()) {
-    chunk<SB> *cp = lane_base<T, SB, C>(t, seq.bucket, tile.thread_rank());
-    lane_chunks<SB, C> c = load_lane<SB, C, true>(cp);
-    unsigned m, e, x;
-    classify(c, key, t, m, e, x);
-    unsigned who = tile.ballot(m != 0);
-    if (who) {
-      uint64_t v = m ? layout<SB>::value(pick(c, __ffs(m) - 1)) : 0;
-      if constexpr (SB == SLOT_PAIR32) /* a concurrent insert's value may not have landed yet */
-        if (m && pick(c, __ffs(m) - 1).tag != TAG_PUBLISHED) v = wait_published(&slot_at(cp, __ffs(m) - 1)->v);
-      if constexpr (is_pair16(SB)) /* the same, for pairs claimed key first */
-        if (m && v == t.empty_value && split_claim<SB>(t)) v = pair16_wait(t, &slot_at(cp, __ffs(m) - 1)->v);
-      value = tile.shfl(v, __ffs(who) - 1);
-      return true;
-    }
-    if (tile.any(e != 0)) return false;
+  probe_seq sa(ha, t.num_buckets), sb(hb, t.num_buckets);
+  chunk<SB> *pa = lane_base<T, SB, C>(t, sa.bucket, tile.thread_rank());
+  chunk<SB> *pb = lane_base<T, SB, C>(t, sb.bucket, tile.thread_rank());
+  const lane_chunks<SB, C> ca = load_lane<SB, C, true>(pa), cb = load_lane<SB, C, true>(pb);
+  fa = fb = false;
+  if (va) {
+    const int r = tile_find_bucket<T, SB, C>(tile, t, ka, pa, ca, xa);
+    if (r < 0) sa.next();
+    fa = r == 1 || (r < 0 && tile_find_on<T, SB>(tile, t, ka, sa, 1, xa));
   }
-  return false;
+  if (vb) {
+    const int r = tile_find_bucket<T, SB, C>(tile, t, kb, pb, cb, xb);
+    if (r < 0) sb.next();
+    fb = r == 1 || (r < 0 && tile_find_on<T, SB>(tile, t, kb, sb, 1, xb));
+  }
 }
 
 /* ---- erase ------------------------------------------------------------ */
