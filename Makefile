@@ -154,6 +154,15 @@ $(BUILD)/libgcol.so: $(LIB_OBJ)
 	  -Xlinker --exclude-libs=ALL -o $@
 	@$(PYTHON) scripts/kernel_count.py $@ || echo "(the kernels of $@ could not be counted)"
 
+# The same objects linked against glibc $(LINK_GLIBC)'s symbol versions
+# (scripts/link_glibc.py, with zig: `pip install ziglang`): the wheel's
+# library (make wheel), checked by tests/consumers.
+LINK_GLIBC ?= 2.28
+$(BUILD)/glibc/libgcol.so: $(BUILD)/libgcol.so
+	@mkdir -p $(@D)
+	$(PYTHON) scripts/link_glibc.py --glibc $(LINK_GLIBC) --nvcc $(NVCC) --archs '$(GPU_ARCHS)' \
+	  --soname libgcol.so.$(VERSION_MAJOR) $@ $(LIB_OBJ)
+
 # The kernel budget (issue 42): the shipped library's kernels per SASS target
 # may grow at most 10% over src/kernel_budget.txt (measured with the default
 # GPU_ARCHS); more means fewer instantiations, or a new budget line whose
@@ -294,15 +303,21 @@ WHEEL_ARCHS ?= -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code
                -gencode arch=compute_90,code=sm_90 -gencode arch=compute_100,code=sm_100 \
                -gencode arch=compute_120,code=sm_120 -gencode arch=compute_120,code=compute_120
 WHEEL_BUILD ?= build-wheel
-# the exact platform tag to insist on (release wheels: build in the
-# quay.io/pypa/manylinux_2_28_x86_64 image and set manylinux_2_28_x86_64);
+# The glibc whose symbol versions the wheel's library binds: its objects
+# linked again against that glibc's stubs ($(BUILD)/glibc/libgcol.so below),
+# so that a build on a newer system still runs on manylinux_2_28 (RHEL 8,
+# where CUDA 13 starts). Empty: nvcc's link as it is, tagged by this
+# system's glibc.
+WHEEL_GLIBC ?= 2.28
+WHEEL_LIB = $(WHEEL_BUILD)/$(if $(WHEEL_GLIBC),glibc/)libgcol.so
+# the exact platform tag to insist on; by default the one WHEEL_GLIBC gives,
 # empty: whatever tag the library can honestly carry
-WHEEL_PLAT ?=
+WHEEL_PLAT ?= $(if $(WHEEL_GLIBC),manylinux_$(subst .,_,$(WHEEL_GLIBC))_x86_64)
 PYTHON ?= python3
 wheel:
-	$(MAKE) BUILD=$(WHEEL_BUILD) GPU_ARCHS='$(WHEEL_ARCHS)' $(WHEEL_BUILD)/libgcol.so
+	$(MAKE) BUILD=$(WHEEL_BUILD) GPU_ARCHS='$(WHEEL_ARCHS)' LINK_GLIBC=$(WHEEL_GLIBC) $(WHEEL_LIB)
 	rm -rf $(WHEEL_BUILD)/dist
-	GCOL_PREBUILT_LIBRARY=$(abspath $(WHEEL_BUILD)/libgcol.so) $(PYTHON) -m pip wheel --no-deps \
+	GCOL_PREBUILT_LIBRARY=$(abspath $(WHEEL_LIB)) $(PYTHON) -m pip wheel --no-deps \
 	  --no-build-isolation -w $(WHEEL_BUILD)/dist .
 	$(PYTHON) scripts/check_wheel.py $(if $(WHEEL_PLAT),--require $(WHEEL_PLAT)) $(WHEEL_BUILD)/dist/*.whl
 

@@ -14,9 +14,11 @@ Environment:
 The wheel holds a platform library but no Python extension, so it is tagged
 py3-none-<platform>: any CPython 3 on that platform can use it. The platform
 is the manylinux tag the library can carry (packaging/wheel_tag.py reads its
-ELF symbol versions): manylinux_2_28_x86_64 when built in a manylinux_2_28
-image, as release wheels are (`make wheel`); a build on a newer glibc gets the
-newer tag it needs, never a tag that claims more than the library can do.
+ELF symbol versions): manylinux_2_28_x86_64 for a library linked against
+glibc 2.28's symbol versions, as `make wheel` links the release wheel's
+(scripts/link_glibc.py) or a manylinux_2_28 image would; a build on a newer
+glibc gets the newer tag it needs, never a tag that claims more than the
+library can do.
 
 `pip install -e .` (editable) builds the library in the tree's build/ (`make
 build/libgcol.so`), where the package, imported from python/gcol, finds it.

@@ -9,8 +9,9 @@ The tag is manylinux_2_<N>_<arch> with N the largest of
     wheel claims nothing below manylinux_2_28;
   - the newest GLIBC_2.N symbol version the library needs: a library linked
     on glibc >= 2.34 needs GLIBC_2.34 (the static CUDA runtime's pthread and dl calls), so
-    only a build in an older image (quay.io/pypa/manylinux_2_28_*, where
-    release wheels are made) gets manylinux_2_28;
+    only a library linked against older glibc's symbol versions (make
+    wheel's second link, scripts/link_glibc.py, or a build in a
+    quay.io/pypa/manylinux_2_28_* image) gets manylinux_2_28;
   - the glibc of the oldest manylinux policy whose libstdc++ / libgcc_s have
     the GLIBCXX_, CXXABI_ and GCC_ versions it needs.
 A library needing any other shared library than the manylinux set, or C++

@@ -24,7 +24,8 @@
  *    answers are written while the other ranks' keys are still arriving.
  *  - Scratch: a call takes about n x (key + value + 4) bytes for its batch
  *    of n, plus three receive buffers, from the config's allocator and frees
- *    them before it returns. The map itself keeps a few words per rank
+ *    them before it returns (a communicator of one rank takes none: its
+ *    calls are the shard's gcol_map calls on the batch). The map itself keeps a few words per rank
  *    (counts, votes) from create on, so that a call whose allocator refuses
  *    still takes part in every collective step and every rank returns
  *    GCOL_ERROR_OUT_OF_MEMORY. With the default (cudaMallocAsync), keep the

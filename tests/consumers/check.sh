@@ -274,6 +274,30 @@ python_wheel_without_nvcc() {
   [ "$(grep -c '^ *gcol: ' <<<"$out")" -eq 1 ] && grep -q "^ *$line" <<<"$out" || { echo "$out"; return 1; }
 }
 
+# make wheel's second link: this build's objects against glibc 2.28's symbol
+# versions (scripts/link_glibc.py, zig) give a library that carries
+# manylinux_2_28, exports what nvcc's link exports (the script checks) and
+# answers as it does, here through the Python package.
+manylinux_2_28_link() {
+  local lib=$build/glibc/libgcol.so tag
+  python3 -c 'import ziglang' 2>/dev/null || command -v zig >/dev/null ||
+    { echo "zig is not installed (python3 -m pip install ziglang; .ci/run does)"; return $SKIP; }
+  $make -s --no-print-directory BUILD="$build" "$lib" >"$work/glibc.log" 2>&1 || { tail -20 "$work/glibc.log"; return 1; }
+  tag=$(python3 packaging/wheel_tag.py "$lib") || return 1
+  [ "$tag" = manylinux_2_28_x86_64 ] || { echo "the glibc 2.28 link carries $tag"; return 1; }
+  (unset GCOL_PREFIX && GCOL_LIBRARY=$lib PYTHONPATH=python runs python3 -) <<'PY'
+import os
+import gcol
+
+print("loaded", os.path.realpath(gcol.library_path()), gcol.version())
+try:
+    gcol.Map("int64", "int64", 100).close()
+    print("map ok")
+except gcol.NoDeviceError as e:
+    print(e)
+PY
+}
+
 uninstall() {
   [ -f "$prefix/share/gcol/install_manifest.txt" ] || { echo "nothing was installed"; return 1; }
   $make -s --no-print-directory BUILD="$build" PREFIX="$prefix" uninstall || return 1
@@ -292,6 +316,7 @@ check readme_c_example readme_c_example
 check python_finds_prefix python_finds_prefix
 check python_wheel python_wheel
 check python_wheel_without_nvcc python_wheel_without_nvcc
+check manylinux_2_28_link manylinux_2_28_link
 check uninstall_leaves_nothing uninstall
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
