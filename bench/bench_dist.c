@@ -318,13 +318,36 @@ static void setup(void) {
   }
 }
 
-/* A communicator of GPUs 0 .. r-1 (rank i on GPU i) becomes the one in use. */
+/* A communicator of GPUs 0 .. r-1 (rank i on GPU i) becomes the one in use.
+ * GCOL_BENCH_DIST_CTA_POLICY=0|1|2 makes it with that ncclConfig_t CTAPolicy
+ * (NCCL_CTA_POLICY_DEFAULT / _EFFICIENCY / _ZERO, NCCL 2.27 and later): how
+ * many SMs the rounds' transfers take from the shard's kernels. Unset:
+ * ncclCommInitAll's defaults. */
 static void open_comms(int r) {
   ncclComm_t comms[64];
   int devs[64] = {0};
   if (r > 64) r = 64;
   for (int i = 0; i < r; ++i) devs[i] = i;
-  BENCH_NCCL(ncclCommInitAll(comms, r, devs));
+  const char *policy = getenv("GCOL_BENCH_DIST_CTA_POLICY");
+  if (policy && *policy) {
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 27, 0)
+    ncclUniqueId id;
+    BENCH_NCCL(ncclGetUniqueId(&id));
+    BENCH_NCCL(ncclGroupStart());
+    for (int i = 0; i < r; ++i) {
+      ncclConfig_t cfg = NCCL_CONFIG_INITIALIZER;
+      cfg.CTAPolicy = atoi(policy);
+      BENCH_CUDA(cudaSetDevice(i));
+      BENCH_NCCL(ncclCommInitRankConfig(&comms[i], r, id, i, &cfg));
+    }
+    BENCH_NCCL(ncclGroupEnd());
+#else
+    fprintf(stderr, "bench: GCOL_BENCH_DIST_CTA_POLICY needs NCCL 2.27 headers\n");
+    exit(1);
+#endif
+  } else {
+    BENCH_NCCL(ncclCommInitAll(comms, r, devs));
+  }
   for (int i = 0; i < r; ++i) ranks[i].comm = comms[i];
   R = r;
 }
