@@ -3,11 +3,12 @@
  *
  * A tile of W threads (oa_tuning's lanes, tuning_oa.h: T for erase, T/2
  * for lookups in buckets of T >= 4 chunks; test builds may pick others for
- * sets, launch_cfg::lanes) takes as many consecutive inputs; each thread loads
- * and hashes its own key (coalesced, hashed once), then the tile walks its
- * ranks and probes together. The insert family instead takes one key per
- * tile of oa_tuning::upsert_lanes. The grid is sized to fill the GPU once and
- * strides over the input, so counters are added once per warp at the end. */
+ * sets, gcol_test_hooks.oa.lanes) takes as many consecutive inputs; each
+ * thread loads and hashes its own key (coalesced, hashed once), then the tile
+ * walks its ranks and probes together. The insert family instead takes one
+ * key per tile of oa_tuning::upsert_lanes. The grid fills the GPU once (the
+ * tile upserts: GCOL_UPSERT_WAVES times, tuning_oa.h) and strides over the
+ * input, so counters are added once per warp at the end. */
 #ifndef GCOL_SRC_MAP_MAP_KERNELS_CUH
 #define GCOL_SRC_MAP_MAP_KERNELS_CUH
 
