@@ -113,17 +113,6 @@ cudaError_t with_widths(int key_bytes, int value_bytes, F f) {
   return value_bytes == 4 ? f(w8(), w4()) : f(w8(), w8());
 }
 
-/* f(K(), V()) with the shard view's key and value words (uint32_t or
- * uint64_t: the dist kernels move bits; apply follows the view's type). */
-template <class F>
-cudaError_t with_view_words(const gcol_map_view_t &v, F f) {
-  return with_widths((int)gcol_type_size((gcol_type_t)v.key_type), (int)gcol_type_size((gcol_type_t)v.value_type),
-                     [&](auto kw, auto vw) {
-                       return f(typename key_word<decltype(kw)::value>::type(),
-                                typename key_word<decltype(vw)::value>::type());
-                     });
-}
-
 unsigned grid_for(size_t items) {
   size_t g = (items + kBlock - 1) / kBlock;
   return (unsigned)(g < 1 ? 1 : g > 65535 * 8 ? 65535 * 8 : g);
@@ -163,12 +152,12 @@ __global__ void __launch_bounds__(kBlock) lookup_kernel(gcol::map_view<K, V> vie
 
 /* The batch's own keys where they stand: about one key in nranks is rank
  * me's, so a block reads nranks * 256 keys and packs its own into shared
- * memory (warp ballots, in batch order), then hands them to visit(active,
- * key, i), 256 at a time with every lane busy (probing them in place left
- * (nranks - 1) / nranks of the lanes idle). visit is warp-collective: every
- * thread of the block calls it together; i is the key's batch position. */
-template <class K, class Visit>
-__device__ __forceinline__ void for_own_keys(const K *keys, size_t n, uint32_t me, uint32_t nranks, Visit visit) {
+ * memory (warp ballots, in batch order) before probing, 256 at a time, with
+ * every lane busy; probing them in place left (nranks - 1) / nranks of the
+ * lanes idle. */
+template <class K, class V>
+__global__ void __launch_bounds__(kBlock) own_lookup_kernel(gcol::map_view<K, V> view, const K *keys, size_t n,
+                                                             uint32_t me, uint32_t nranks, void *out, bool contains) {
   __shared__ K s_key[2 * kBlock];
   __shared__ uint32_t s_at[2 * kBlock]; /* offset in the block's window */
   __shared__ unsigned s_count;
@@ -191,8 +180,8 @@ __device__ __forceinline__ void for_own_keys(const K *keys, size_t n, uint32_t m
     __syncthreads();
     const unsigned count = s_count;
     __syncthreads(); /* every thread has read s_count before it changes */
-    if (count >= kBlock) { /* a full block of own keys: hand them over, keep the rest */
-      visit(true, s_key[threadIdx.x], base + s_at[threadIdx.x]);
+    if (count >= kBlock) { /* a full block of own keys: probe them, keep the rest */
+      lookup_one(view, true, s_key[threadIdx.x], out, base + s_at[threadIdx.x], contains);
       K rest_key = K();
       uint32_t rest_at = 0;
       const bool rest = threadIdx.x < count - kBlock;
@@ -205,14 +194,7 @@ __device__ __forceinline__ void for_own_keys(const K *keys, size_t n, uint32_t m
   }
   const unsigned count = s_count;
   const bool left = threadIdx.x < count;
-  visit(left, left ? s_key[threadIdx.x] : K(), left ? base + s_at[threadIdx.x] : 0);
-}
-
-template <class K, class V>
-__global__ void __launch_bounds__(kBlock) own_lookup_kernel(gcol::map_view<K, V> view, const K *keys, size_t n,
-                                                             uint32_t me, uint32_t nranks, void *out, bool contains) {
-  for_own_keys(keys, n, me, nranks,
-               [&](bool active, K k, size_t i) { lookup_one(view, active, k, out, i, contains); });
+  lookup_one(view, left, left ? s_key[threadIdx.x] : K(), out, left ? base + s_at[threadIdx.x] : 0, contains);
 }
 
 template <class K, class V>
@@ -284,7 +266,10 @@ extern "C" cudaError_t gcol_dist_scatter(const void *d_grouped, const uint32_t *
 extern "C" cudaError_t gcol_dist_lookup(const gcol_map_view_t *view, const void *d_keys, size_t n, int me, int nranks,
                                         void *d_out, int contains, cudaStream_t s) {
   if (n == 0) return cudaSuccess;
-  return with_view_words(*view, [&](auto k, auto v) {
-    return launch_lookup<decltype(k), decltype(v)>(*view, d_keys, n, me, nranks, d_out, contains, s);
-  });
+  return with_widths((int)gcol_type_size((gcol_type_t)view->key_type), (int)gcol_type_size((gcol_type_t)view->value_type),
+                     [&](auto kw, auto vw) {
+                       typedef typename key_word<decltype(kw)::value>::type K;
+                       typedef typename key_word<decltype(vw)::value>::type V;
+                       return launch_lookup<K, V>(*view, d_keys, n, me, nranks, d_out, contains, s);
+                     });
 }
