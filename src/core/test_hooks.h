@@ -93,6 +93,12 @@ static inline gcol_test_hooks_t gcol_no_test_hooks(void) {
 #define GCOL_HOOKS (gcol_no_test_hooks())
 #endif
 
+/* Whether the open-addressing table whose device state is `state` is the
+ * hooked one (gcol_test_hooks.oa); never in the shipped build. */
+static inline int gcol_oa_hooked(const void *state) {
+  return GCOL_HOOKS.oa.table != NULL && GCOL_HOOKS.oa.table == state;
+}
+
 #ifdef __cplusplus
 }
 #endif

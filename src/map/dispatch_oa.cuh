@@ -92,8 +92,7 @@ template <int T, bool KEYS_ONLY, int W, class F>
 static cudaError_t pick_lanes(const table_ref &t, F &&f) {
 #ifdef GCOL_TESTING
   if constexpr (KEYS_ONLY) {
-    const gcol_detail_oa_hooks_t &h = gcol_test_hooks.oa;
-    const int lanes = h.table && h.table == (const void *)t.state ? h.lanes : 0;
+    const int lanes = gcol_oa_hooked(t.state) ? gcol_test_hooks.oa.lanes : 0;
     if (lanes == 1) return f(tile_c<1>());
     if constexpr (T >= 2)
       if (lanes == 2) return f(tile_c<2>());
@@ -110,8 +109,7 @@ template <int W, class F>
 static cudaError_t pick_keys(const table_ref &t, F &&f) {
 #ifdef GCOL_TESTING
   if constexpr (W % 2 == 0) {
-    const gcol_detail_oa_hooks_t &h = gcol_test_hooks.oa;
-    if (h.table && h.table == (const void *)t.state && h.find_keys == 2) return f(tile_c<2>());
+    if (gcol_oa_hooked(t.state) && gcol_test_hooks.oa.find_keys == 2) return f(tile_c<2>());
   }
 #endif
   (void)t;

@@ -52,7 +52,7 @@ gcol_status_t oa_init(oa_object *o, uint32_t magic, const gcol_map_config_t &c, 
 void oa_release(oa_object *o) {
   o->magic = 0;
 #ifdef GCOL_TESTING /* a later table may get this state's memory: not hooked */
-  if (gcol_test_hooks.oa.table == (const void *)o->t.state) gcol_test_hooks.oa = gcol_detail_oa_hooks_t{};
+  if (gcol_oa_hooked(o->t.state)) gcol_test_hooks.oa = gcol_detail_oa_hooks_t{};
 #endif
   /* nothing to report to: a failed free leaks */
   (void)map_free(o, o->t.slots, o->table_bytes, o->last);
@@ -116,15 +116,13 @@ static size_t grouped_layout(grouped_plan *g, size_t n, const oa_object *o, bool
 /* The test hooks of the hooked table (core/test_hooks.h: oa), zeros for
  * every other; the shipped build (no GCOL_TESTING) folds them away. */
 static gcol_detail_oa_hooks_t hooks_of(const oa_object *o) {
-  gcol_detail_oa_hooks_t h = GCOL_HOOKS.oa;
-  if (!h.table || h.table != (const void *)o->t.state) h = gcol_detail_oa_hooks_t{};
-  return h;
+  return gcol_oa_hooked(o->t.state) ? GCOL_HOOKS.oa : gcol_detail_oa_hooks_t{};
 }
 /* Count a grouped (passes > 0) or region-ordered (passes 0) call of the
  * hooked table, in test builds. */
 static void count_for_tests(const oa_object *o, int passes) {
 #ifdef GCOL_TESTING
-  if (!gcol_test_hooks.oa.table || gcol_test_hooks.oa.table != (const void *)o->t.state) return;
+  if (!gcol_oa_hooked(o->t.state)) return;
   if (passes) ++gcol_test_hooks.oa.grouped_calls, gcol_test_hooks.oa.grouped_passes = passes;
   else ++gcol_test_hooks.oa.region_calls;
 #else

@@ -12,7 +12,7 @@
  * another starts over from zero. */
 static gcol_detail_oa_hooks_t *hook(const gcol::detail::oa_object *o) {
   gcol_detail_oa_hooks_t *h = &gcol_test_hooks.oa;
-  if (h->table != (const void *)o->t.state) {
+  if (!gcol_oa_hooked(o->t.state)) {
     *h = gcol_detail_oa_hooks_t{};
     h->table = o->t.state;
   }
@@ -20,7 +20,7 @@ static gcol_detail_oa_hooks_t *hook(const gcol::detail::oa_object *o) {
 }
 /* The hooks of o if it is the hooked table, else NULL. */
 static const gcol_detail_oa_hooks_t *hooked(const gcol::detail::oa_object *o) {
-  return o && gcol_test_hooks.oa.table == (const void *)o->t.state ? &gcol_test_hooks.oa : NULL;
+  return o && gcol_oa_hooked(o->t.state) ? &gcol_test_hooks.oa : NULL;
 }
 
 static gcol_status_t set_policy(gcol::detail::oa_object *m, int tile, int key_cas, int lanes) {
