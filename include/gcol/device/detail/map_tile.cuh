@@ -390,6 +390,18 @@ __device__ __forceinline__ bool tile_find(const Tile &tile, const table_ref &t, 
   return tile_find_on<T, SB>(tile, t, key, probe_seq(h, t.num_buckets), 0, value);
 }
 
+/* A lookup whose home bucket (seq's, this lane's part at cp) is already read
+ * into c: settled there, or on from the next bucket as tile_find. */
+template <int T, int SB, int C, class Tile>
+__device__ __forceinline__ bool tile_find_from_home(const Tile &tile, const table_ref &t, key_of<SB> key,
+                                                    probe_seq seq, chunk<SB> *cp, const lane_chunks<SB, C> &c,
+                                                    uint64_t &value) {
+  const int r = tile_find_bucket<T, SB, C>(tile, t, key, cp, c, value);
+  if (r >= 0) return r == 1;
+  seq.next();
+  return tile_find_on<T, SB>(tile, t, key, seq, 1, value);
+}
+
 /* Two lookups at once (keys a and b; the valid flags are tile-uniform):
  * both home buckets are read before either is matched, so the tile has two
  * DRAM reads in flight where tile_find has one; a key not settled in its
@@ -405,17 +417,8 @@ __device__ __forceinline__ void tile_find_two(const Tile &tile, const table_ref 
   chunk<SB> *pa = lane_base<T, SB, C>(t, sa.bucket, tile.thread_rank());
   chunk<SB> *pb = lane_base<T, SB, C>(t, sb.bucket, tile.thread_rank());
   const lane_chunks<SB, C> ca = load_lane<SB, C, true>(pa), cb = load_lane<SB, C, true>(pb);
-  fa = fb = false;
-  if (va) {
-    const int r = tile_find_bucket<T, SB, C>(tile, t, ka, pa, ca, xa);
-    if (r < 0) sa.next();
-    fa = r == 1 || (r < 0 && tile_find_on<T, SB>(tile, t, ka, sa, 1, xa));
-  }
-  if (vb) {
-    const int r = tile_find_bucket<T, SB, C>(tile, t, kb, pb, cb, xb);
-    if (r < 0) sb.next();
-    fb = r == 1 || (r < 0 && tile_find_on<T, SB>(tile, t, kb, sb, 1, xb));
-  }
+  fa = va && tile_find_from_home<T, SB, C>(tile, t, ka, sa, pa, ca, xa);
+  fb = vb && tile_find_from_home<T, SB, C>(tile, t, kb, sb, pb, cb, xb);
 }
 
 /* ---- erase ------------------------------------------------------------ */
