@@ -68,12 +68,6 @@ typedef struct {
   double insert, find, miss, contains, erase; /* G keys/s; 0: not measured */
 } floors_t;
 
-static double floor_of(bench_floor_op_t op, int kb, int bb, int ob, size_t table_bytes, double p_full,
-                       const void *keys, size_t n) {
-  bench_floor_spec_t s = {kb, bb, ob, op, table_bytes, p_full};
-  return bench_floor_measure(&gpu, &s, keys, n).gops;
-}
-
 /* The floors of a filled map's rows on its own layout: inserts and erases
  * one CAS on the home bucket (16 bytes for i64 pairs, as the map's CAS128),
  * lookups its read and their output, misses also the further buckets with
@@ -88,10 +82,10 @@ static floors_t map_floors(gcol_map_t *m, size_t kb, size_t vb, const void *keys
   const size_t table = (size_t)v.num_buckets * (size_t)bb;
   const double p = bench_floor_full_share(v.slots, v.num_buckets, bb, (int)(kb + vb), (int)kb, v.empty_key);
   const bench_floor_op_t cas = kb + vb > 8 ? BENCH_FLOOR_CAS16 : BENCH_FLOOR_CAS8;
-  f.insert = floor_of(cas, (int)kb, bb, 0, table, 0, keys, n);
-  f.find = floor_of(BENCH_FLOOR_READ, (int)kb, bb, (int)vb, table, 0, keys, n);
-  f.miss = floor_of(BENCH_FLOOR_READ, (int)kb, bb, (int)vb, table, p, misses, n);
-  f.contains = floor_of(BENCH_FLOOR_READ, (int)kb, bb, 1, table, 0, keys, n);
+  f.insert = bench_floor_gops(&gpu, cas, (int)kb, bb, 0, table, 0, keys, n);
+  f.find = bench_floor_gops(&gpu, BENCH_FLOOR_READ, (int)kb, bb, (int)vb, table, 0, keys, n);
+  f.miss = bench_floor_gops(&gpu, BENCH_FLOOR_READ, (int)kb, bb, (int)vb, table, p, misses, n);
+  f.contains = bench_floor_gops(&gpu, BENCH_FLOOR_READ, (int)kb, bb, 1, table, 0, keys, n);
   f.erase = f.insert; /* the same work: read the home bucket, one CAS that succeeds */
   return f;
 }

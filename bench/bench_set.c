@@ -46,13 +46,6 @@ static void row(const char *op, const char *keys, size_t n, double ms, double by
   row_floor(op, keys, n, ms, bytes_per_op, target, 0);
 }
 
-static double floor_of(bench_floor_op_t op, size_t kb, int bb, int ob, size_t table_bytes, double p_full,
-                       const void *keys, size_t n) {
-  if (getenv("GCOL_BENCH_NO_FLOOR")) return 0;
-  bench_floor_spec_t f = {(int)kb, bb, ob, op, table_bytes, p_full};
-  return bench_floor_measure(&gpu, &f, keys, n).gops;
-}
-
 typedef struct {
   double insert, contains, miss, erase;
 } floors_t;
@@ -70,9 +63,9 @@ static floors_t set_floors(gcol_set_t *s, size_t kb, const void *keys, const voi
   const size_t table = (size_t)v.num_buckets * (size_t)bb;
   if (kb != 4 && kb != 8) return f; /* the floor kernels read 4- or 8-byte keys */
   const double p = bench_floor_full_share(v.slots, v.num_buckets, bb, (int)kb, (int)kb, v.empty_key);
-  f.insert = floor_of(BENCH_FLOOR_CAS8, kb, bb, 0, table, 0, keys, n);
-  f.contains = floor_of(BENCH_FLOOR_READ, kb, bb, 1, table, 0, keys, n);
-  f.miss = floor_of(BENCH_FLOOR_READ, kb, bb, 1, table, p, misses, n);
+  f.insert = bench_floor_gops(&gpu, BENCH_FLOOR_CAS8, kb, bb, 0, table, 0, keys, n);
+  f.contains = bench_floor_gops(&gpu, BENCH_FLOOR_READ, kb, bb, 1, table, 0, keys, n);
+  f.miss = bench_floor_gops(&gpu, BENCH_FLOOR_READ, kb, bb, 1, table, p, misses, n);
   f.erase = f.insert; /* the same work: read the home bucket, one CAS that succeeds */
   return f;
 }
@@ -247,8 +240,8 @@ static void bench_multiset(gcol_type_t kt, const char *label, size_t n) {
   const int mbb = 16 * GCOL_MULTISET_TILE, slot_bytes = kb == 4 ? 4 : kb == 8 ? 8 : 16;
   const size_t mtable = (cap * (size_t)slot_bytes + mbb - 1) / mbb * mbb;
   const int floors = kb == 4 || kb == 8;
-  double f_insert = floors ? floor_of(BENCH_FLOOR_CAS8_SLOT, kb, mbb, 0, mtable, 0, keys, n) : 0;
-  double f_count = floors ? floor_of(BENCH_FLOOR_READ, kb, mbb, 0, mtable, 0, probes, n) : 0;
+  double f_insert = floors ? bench_floor_gops(&gpu, BENCH_FLOOR_CAS8_SLOT, kb, mbb, 0, mtable, 0, keys, n) : 0;
+  double f_count = floors ? bench_floor_gops(&gpu, BENCH_FLOOR_READ, kb, mbb, 0, mtable, 0, probes, n) : 0;
   bench_floor_release();
   row_floor("multiset insert", label, n, bench_median(ms, REPS), kb, scaled(1.1 * 9.30), f_insert);
   for (int r = 0; r < REPS; ++r) {

@@ -253,6 +253,13 @@ extern "C" bench_floor_t bench_floor_measure(const bench_gpu_t *g, const bench_f
   return bench_floor_t{0, 0, 0, 0};
 }
 
+extern "C" double bench_floor_gops(const bench_gpu_t *g, bench_floor_op_t op, int key_bytes, int bucket_bytes,
+                                   int out_bytes, size_t table_bytes, double p_full, const void *keys, size_t n) {
+  if (getenv("GCOL_BENCH_NO_FLOOR")) return 0;
+  const bench_floor_spec_t s = {key_bytes, bucket_bytes, out_bytes, op, table_bytes, p_full};
+  return bench_floor_measure(g, &s, keys, n).gops;
+}
+
 extern "C" void bench_floor_release(void) {
   if (scratch.table) BENCH_CUDA(cudaFree(scratch.table));
   if (scratch.out) BENCH_CUDA(cudaFree(scratch.out));

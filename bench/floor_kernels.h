@@ -51,6 +51,11 @@ typedef struct {
  * line on stderr; that floor is then 0 (the benches print none). */
 bench_floor_t bench_floor_measure(const bench_gpu_t *g, const bench_floor_spec_t *spec, const void *keys, size_t n);
 
+/* bench_floor_measure's G keys/s for the spec of these fields, or 0 where
+ * GCOL_BENCH_NO_FLOOR is set (the benches then print no floor). */
+double bench_floor_gops(const bench_gpu_t *g, bench_floor_op_t op, int key_bytes, int bucket_bytes, int out_bytes,
+                        size_t table_bytes, double p_full, const void *keys, size_t n);
+
 /* Frees the scratch of bench_floor_measure (a bench calls it before it
  * needs the memory back). */
 void bench_floor_release(void);
