@@ -80,6 +80,15 @@ insert, 10 copies each u64         3.43     29.15   76.0%        -
     assert "floor" not in runs[1]["rows"][1]
 
 
+def test_sizes_from_one_gpu_model():
+    """The size figure compares runs of one GPU model: the one with the most sizes."""
+    runs = [{"gpu": "H100", "n": 100}, {"gpu": "H200", "n": 10}, {"gpu": "H200", "n": 100}, {"gpu": "H200", "n": 1000}]
+    assert plot._one_gpu(runs, None) == runs[1:]
+    assert plot._one_gpu([{"gpu": None, "n": 1}, {"gpu": None, "n": 2}], "A100") == [{"gpu": None, "n": 1},
+                                                                                       {"gpu": None, "n": 2}]
+    assert plot._one_gpu([], None) == []
+
+
 def test_dist_rows_and_targets():
     (run,) = runs_of("bench_dist_2gpu.log")
     assert (run["bench"], run["gpu"], run["copy_gbs"], run["n"]) == ("dist", "2 x NVIDIA H200", 4228.0, 100000000)
