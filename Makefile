@@ -56,7 +56,7 @@ LIB_CU  += src/multimap/mm_host.cu src/set/set.cu src/set/multiset.cu # and oa_h
 LIB_C   += src/set/set_config.c
 # sketches (issue 24): the Bloom filter and HyperLogLog
 LIB_C   += src/bloom/bloom_math.c src/hll/hll_estimate.c
-LIB_CU  += src/hll/hll.cu # and bloom.cu, which has a test hook (VARIANT_CU)
+# (bloom.cu and hll.cu have test hooks: VARIANT_CU)
 # the string dictionary (issue 25)
 LIB_C   += src/strmap/strmap_config.c
 LIB_CU  += src/strmap/strmap.cu # and strmap_host.cu, which has a test hook (VARIANT_CU)
@@ -65,8 +65,8 @@ LIB_CU  += src/strmap/strmap.cu # and strmap_host.cu, which has a test hook (VAR
 # (every variant the sweeps need, and the hooks of src/core/test_hooks.h) in
 # libgcol_testing.a. A source that reads a hook belongs here.
 VARIANT_CU := src/sssp/sssp.cu src/compact/select_any.cu
-# the Bloom filter's tile sweep, the strmap's hash mask
-VARIANT_CU += src/bloom/bloom.cu src/strmap/strmap_host.cu
+# the Bloom filter's tile sweep, HyperLogLog's overflow forms, the strmap's hash mask
+VARIANT_CU += src/bloom/bloom.cu src/hll/hll.cu src/strmap/strmap_host.cu
 # shortest paths (issue 27): the path call, and the buffer-extent check its predecessor table uses
 VARIANT_CU += src/sssp/paths.cu
 # the open-addressing core's host side: the oa hooks (grouped, region order, counters)
@@ -77,16 +77,18 @@ PAIRS   := 4_4 4_8 8_4 8_8 4_0 8_0
 # issue 25: 16-byte keys (GCOL_U128) with 4- and 8-byte values, and keys only
 PAIRS   += 16_0 16_4 16_8
 CORE_OBJ := $(CORE_C:%.c=$(BUILD)/%.o)
-COMMON_OBJ := $(CORE_OBJ) $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.o) \
-           $(PAIRS:%=$(BUILD)/src/multimap/mm_instance_%.o)
-LIB_OBJ := $(COMMON_OBJ) $(VARIANT_CU:%.cu=$(BUILD)/%.o) $(PAIRS:%=$(BUILD)/src/map/map_instance_%.o)
+COMMON_OBJ := $(CORE_OBJ) $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.o)
+# the per-pair instances of the open-addressing core and of the multimap have
+# test variants too (the sweeps' tiles, lanes and keys in flight)
+INSTANCES = $(PAIRS:%=$(1)/src/map/map_instance_%.o) $(PAIRS:%=$(1)/src/multimap/mm_instance_%.o)
+LIB_OBJ := $(COMMON_OBJ) $(VARIANT_CU:%.cu=$(BUILD)/%.o) $(call INSTANCES,$(BUILD))
 
 # libgcol_testing.a: the library with every variant and hook, plus the test
 # support in tests/support (CPU references, graph readers, heap drivers, the
 # map's policy override). Tests and benchmarks link it; nothing ships it.
 SUPPORT_SRC := $(wildcard tests/support/*.c tests/support/*.cu)
 TESTING_OBJ := $(COMMON_OBJ) $(VARIANT_CU:%.cu=$(BUILD)/testing/%.o) \
-               $(PAIRS:%=$(BUILD)/testing/src/map/map_instance_%.o) \
+               $(call INSTANCES,$(BUILD)/testing) \
                $(patsubst %,$(BUILD)/%.o,$(basename $(SUPPORT_SRC)))
 # tests, benchmarks and their support are the test build: they see the hooks
 TEST_INC := -Itests/support -DGCOL_TESTING
@@ -130,6 +132,9 @@ $(BUILD)/testing/src/map/map_instance_%.o: src/map/map_instance.cu $(ARCH_STAMP)
 $(BUILD)/src/multimap/mm_instance_%.o: src/multimap/mm_instance.cu $(ARCH_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -MMD -DGCOL_KB=$(word 1,$(subst _, ,$*)) -DGCOL_VB=$(word 2,$(subst _, ,$*)) -c $< -o $@
+$(BUILD)/testing/src/multimap/mm_instance_%.o: src/multimap/mm_instance.cu $(ARCH_STAMP)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -DGCOL_TESTING -MMD -DGCOL_KB=$(word 1,$(subst _, ,$*)) -DGCOL_VB=$(word 2,$(subst _, ,$*)) -c $< -o $@
 
 # examples see only what an install ships: the public headers
 $(BUILD)/examples/%.o: INC := -Iinclude -isystem $(CUDA_HOME)/include

@@ -21,6 +21,7 @@
 #include "gcol/gcol.h"
 #include "map/map_internal.h"
 #include "map/tuning_oa.h" /* GCOL_MULTISET_TILE: the multiset's buckets */
+#include "core/test_hooks.h"
 
 #define REPS 5
 static bench_gpu_t gpu;
@@ -244,6 +245,24 @@ static void bench_multiset(gcol_type_t kt, const char *label, size_t n) {
   double f_count = floors ? bench_floor_gops(&gpu, BENCH_FLOOR_READ, kb, mbb, 0, mtable, 0, probes, n) : 0;
   bench_floor_release();
   row_floor("multiset insert", label, n, bench_median(ms, REPS), kb, scaled(1.1 * 9.30), f_insert);
+  for (int lanes = 1; lanes <= 4; lanes *= 2) { /* issue 38: lanes per key (the mm_insert_lanes hook) */
+    gcol_multiset_t *mt = NULL;
+    double mst[REPS];
+    char what[40];
+    ok(gcol_multiset_create(&mt, &c, stream), "create");
+    gcol_test_hooks.mm_insert_lanes = lanes;
+    for (int r = 0; r < REPS; ++r) {
+      ok(gcol_multiset_clear(mt, stream), "clear");
+      bench_timer_start(&timer, stream);
+      ok(gcol_multiset_insert(mt, keys, n, NULL, stream), "insert");
+      mst[r] = bench_timer_stop_ms(&timer, stream);
+    }
+    gcol_test_hooks.mm_insert_lanes = 0;
+    ok(gcol_multiset_status(mt, stream), "status");
+    gcol_multiset_destroy(mt);
+    snprintf(what, sizeof what, "  sweep: %d lane%s", lanes, lanes > 1 ? "s" : "");
+    row_floor(what, label, n, bench_median(mst, REPS), kb, scaled(1.1 * 9.30), f_insert);
+  }
   for (int r = 0; r < REPS; ++r) {
     bench_timer_start(&timer, stream);
     ok(gcol_multiset_count(m, probes, n, NULL, total, stream), "count");

@@ -219,6 +219,17 @@ int main(void) {
   printf("| precision | ms | G items/s | of copy | target | error %zu | error %zu | 3 se |\n"
          "|---|---|---|---|---|---|---|---|\n", n / 10, n);
   for (int p = 4; p <= 18; ++p) bench_hll(items, n, p);
+  /* issue 38: the precisions with thermometer fields, their overflow ranks
+   * read first or by atomicMax at once (the hll_overflow hook) */
+  printf("\nHyperLogLog overflow sweep (p > 14; policy above: tuning_hll.h kHllOverflowAtOnce)\n");
+  printf("| precision | ms | G items/s | of copy | target | error %zu | error %zu | 3 se |\n"
+         "|---|---|---|---|---|---|---|---|\n", n / 10, n);
+  for (int form = 1; form <= 2; ++form) {
+    gcol_test_hooks.hll_overflow = form;
+    printf("| overflow %s | | | | | | | |\n", form == 1 ? "read first" : "at once");
+    for (int p = 15; p <= 18; ++p) bench_hll(items, n, p);
+  }
+  gcol_test_hooks.hll_overflow = 0;
   bench_hll_global(items, n, 13);
   bench_hll_global(items, n, 18);
   BENCH_CUDA(cudaFree(items));

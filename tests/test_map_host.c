@@ -120,6 +120,15 @@ TEST(map_policy_table_rows) {
   /* thread-per-key inserts into DRAM tables on half the grid: measured on sm_90 alone */
   CHECK(h.solo_insert_div == 2 && a.solo_insert_div == 1 && old.solo_insert_div == 1);
   CHECK(gcol_map_policy_for(12).min_cc_major == 9);
+  /* an sm_90 GPU of unknown name takes the H100's row; an H200 its own, with
+   * two keys per lookup tile (tuning_oa.h) */
+  gcol_gpu_props_t g200;
+  memset(&g200, 0, sizeof g200);
+  g200.cc_major = 9;
+  strcpy(g200.name, "NVIDIA H200");
+  CHECK(h.lookup_keys == 1 && a.lookup_keys == 1 && gcol_map_policy_select(&g200).lookup_keys == 2);
+  strcpy(g200.name, "NVIDIA H100 80GB HBM3");
+  CHECK(gcol_map_policy_select(&g200).lookup_keys == 1);
   gcol_map_policy_t rows[] = {h, a, old};
   for (int i = 0; i < 3; ++i) {
     CHECK(gcol_map_tile_supported(rows[i].tile8) && gcol_map_tile_supported(rows[i].tile16));

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "harness.h"
 #include "test_util.h"
+#include "core/test_hooks.h"
 
 typedef struct { uint64_t a, b; } pr_t;
 
@@ -34,6 +35,8 @@ typedef struct {
   gcol_type_t kt, vt;
   size_t capacity;
   int expect_full;
+  int lanes; /* per key of the open engine's insert (the mm_insert_lanes
+                hook; 0: the tuning's) */
 } case_t;
 
 /* Pairs (key, model) sorted, from the host key/value arrays. */
@@ -107,6 +110,7 @@ static test_result_t run_case(const case_t *c, const uint64_t *keys, size_t n, c
   cfg.map.seed = test_seed();
   gcol_multimap_t *m = NULL;
   CHECK_OK(gcol_multimap_create(&m, &cfg, 0));
+  gcol_test_hooks.mm_insert_lanes = c->lanes;
   size_t cap = 0;
   CHECK_OK(gcol_multimap_capacity(m, &cap));
   void *hk = malloc((n ? n : 1) * kb), *hv = malloc((n ? n : 1) * vb), *hq = malloc((nq ? nq : 1) * kb);
@@ -210,13 +214,15 @@ static test_result_t dup_test(int e) {
     uint64_t *keys, *queries;
     size_t n = dup_keys(&keys, &queries, &nq, kb, p < 2);
     if (n > test_max_n()) return TEST_SKIP;
-    case_t c = {engines[e], pairs[p][0], pairs[p][1], 2 * n, 0};
-    test_result_t r = run_case(&c, keys, n, queries, nq);
-    free(keys), free(queries);
-    if (r != TEST_PASS) {
-      fprintf(stderr, "    engine %s, pair %d\n", engine_name[e], p);
-      return r;
+    test_result_t r = TEST_PASS;
+    for (int lanes = 0; lanes < (e == 0 ? 3 : 1) && r == TEST_PASS; ++lanes) { /* open: also 1 and 2 lanes */
+      case_t c = {engines[e], pairs[p][0], pairs[p][1], 2 * n, 0, lanes};
+      r = run_case(&c, keys, n, queries, nq);
+      gcol_test_hooks.mm_insert_lanes = 0;
+      if (r != TEST_PASS) fprintf(stderr, "    engine %s, pair %d, insert lanes %d\n", engine_name[e], p, lanes);
     }
+    free(keys), free(queries);
+    if (r != TEST_PASS) return r;
   }
   return TEST_PASS;
 }
@@ -237,7 +243,7 @@ TEST(multimap_gpu_random_1m) {
   for (size_t i = 0; i < n; ++i) keys[i] = d[tu_next(&r) % distinct];
   for (size_t i = 0; i < n; ++i) queries[i] = d[i % 2 ? distinct + i / 2 : tu_next(&r) % distinct];
   for (int e = 0; e < 3; ++e) {
-    case_t c = {engines[e], GCOL_I64, GCOL_I64, 2 * n, 0};
+    case_t c = {engines[e], GCOL_I64, GCOL_I64, 2 * n, 0, 0};
     if (run_case(&c, keys, n, queries, n) != TEST_PASS) {
       fprintf(stderr, "    engine %s\n", engine_name[e]);
       return TEST_FAIL;
@@ -257,10 +263,12 @@ TEST(multimap_gpu_fills_up) {
   uint64_t *keys = malloc(n * 8), *queries = malloc(n * 8), *d = malloc(n * 8);
   tu_unique_keys(d, 8, n, tu_mix64(test_seed() + 5) & 0xffffffffffULL, NULL);
   for (size_t i = 0; i < n; ++i) keys[i] = d[i % 3000], queries[i] = d[i];
-  for (int e = 0; e < 3; ++e) {
-    case_t c = {engines[e], GCOL_U64, GCOL_U64, 5000, 1};
-    if (run_case(&c, keys, n, queries, 4000) != TEST_PASS) {
-      fprintf(stderr, "    engine %s\n", engine_name[e]);
+  for (int e = 0; e < 4; ++e) { /* 3: the open engine with one lane per insert */
+    case_t c = {engines[e % 3], GCOL_U64, GCOL_U64, 5000, 1, e == 3};
+    test_result_t r = run_case(&c, keys, n, queries, 4000);
+    gcol_test_hooks.mm_insert_lanes = 0;
+    if (r != TEST_PASS) {
+      fprintf(stderr, "    engine %s%s\n", engine_name[e % 3], e == 3 ? ", one lane per insert" : "");
       return TEST_FAIL;
     }
   }
@@ -271,7 +279,7 @@ TEST(multimap_gpu_fills_up) {
 TEST(multimap_gpu_empty_batches) {
   REQUIRE_GPU();
   for (int e = 0; e < 3; ++e) {
-    case_t c = {engines[e], GCOL_I64, GCOL_I64, 100, 0};
+    case_t c = {engines[e], GCOL_I64, GCOL_I64, 100, 0, 0};
     uint64_t q[3] = {1, 2, 3};
     if (run_case(&c, NULL, 0, q, 3) != TEST_PASS) return TEST_FAIL; /* n = 0 inserts, queries miss */
     if (run_case(&c, q, 3, NULL, 0) != TEST_PASS) return TEST_FAIL; /* no queries */

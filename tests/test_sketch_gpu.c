@@ -11,6 +11,7 @@
 #include "sketch_ref.h"
 #include "sketch_device_kernels.h"
 #include "hll/hll_internal.h"
+#include "core/test_hooks.h"
 
 static size_t cap(size_t n) { return n < test_max_n() ? n : test_max_n(); }
 
@@ -317,15 +318,18 @@ static int export_registers(const gcol_hll_t *h, int p, uint32_t *reg) {
 
 /* Registers equal the reference's bit for bit, for every shared layout
  * (32-bit words up to 14, 6-bit thermometer fields from 15, whose ranks
- * above 6 go to the global registers), 4- and 8-byte items, with
- * duplicates, and a size that leaves a partial chunk; the estimate is the
- * estimator's over those registers. */
+ * of 6 bits from 15, whose larger ranks go to the global registers, read
+ * first or by atomicMax at once: the hll_overflow hook's two forms), 4- and
+ * 8-byte items, with duplicates,
+ * and a size that leaves a partial chunk; the estimate is the estimator's
+ * over those registers. */
 TEST(hll_matches_cpu_reference) {
   REQUIRE_GPU();
-  int ps[] = {4, 9, 13, 14, 15, 16, 17, 18};
-  for (int pi = 0; pi < 8; ++pi)
+  int ps[] = {4, 9, 13, 14, 15, 16, 17, 18, 15, 18, 15, 18};
+  for (int pi = 0; pi < 12; ++pi)
     for (int w = 0; w < 2; ++w) {
       int p = ps[pi];
+      gcol_test_hooks.hll_overflow = pi < 8 ? 0 : pi < 10 ? 1 : 2;
       size_t ib = w ? 8 : 4, n = cap(200000 + 12345);
       uint64_t seed = test_seed() + (uint64_t)p;
       gcol_hll_t *h = make_hll(p, seed);
@@ -353,6 +357,7 @@ TEST(hll_matches_cpu_reference) {
       tu_free(di);
       gcol_hll_destroy(h);
     }
+  gcol_test_hooks.hll_overflow = 0;
   return TEST_PASS;
 }
 

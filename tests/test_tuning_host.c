@@ -42,6 +42,7 @@ TEST(tuning_rows_choose_compiled_instances) {
     CHECK((r->region_ops & ~(GCOL_OA_REGION_ERASE | GCOL_OA_REGION_INSERT4 | GCOL_OA_REGION_INSERT8)) == 0);
     CHECK(r->key_cas == 0 || r->key_cas == 1);
     CHECK(r->solo_insert_div >= 1);
+    CHECK(r->lookup_keys == 1 || r->lookup_keys == 2); /* 2: compiled for GCOL_OA_TWO_KEYS's tile */
     CHECK(r->grouped_smem >= 0 && r->grouped_smem <= GCOL_GROUPED_MAX_SMEM);
     CHECK(r->sweep && r->sweep[0]); /* every row cites what chose it */
   }

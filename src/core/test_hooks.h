@@ -60,8 +60,9 @@ typedef struct {
                              place and the scratch's cost */
   int region_bits;        /* > 0: every batch of the row's region_ops in
                              2^region_bits regions, whatever its size */
-  int find_keys;          /* 2: lookups on tiles of an even width keep two
-                             keys in flight per tile; 0 or 1: one */
+  int find_keys;          /* 1 or 2: keys in flight per lookup tile where
+                             two are compiled (tiles of an even lane
+                             count); 0: the row's lookup_keys */
   size_t grouped_calls;   /* counted by the library: insert_or_apply calls */
   int grouped_passes;     /* that ran grouped, the last one's passes, */
   size_t region_calls;    /* and calls whose batch went in region order */
@@ -73,6 +74,15 @@ typedef struct {
   /* The Bloom filter's threads per key of the bulk kernels (1, 2 or 4;
    * bloom.cu); 0: the policy's (GCOL_BLOOM_ADD_TILE, GCOL_BLOOM_CONTAINS_TILE). */
   int bloom_add_tile, bloom_contains_tile;
+  /* HyperLogLog precisions past kHllWordFieldsMaxPrecision (tuning_hll.h):
+   * the ranks the shared fields cannot hold go to the global registers 1
+   * read first (atomicMax only where larger), 2 by atomicMax at once; 0: the
+   * tuning's kHllOverflowAtOnce. */
+  int hll_overflow;
+  /* Lanes per key of the multimap's and multiset's open insert (1, 2 or 4,
+   * at most the bucket's chunks; others: the tuning's mm_insert_lanes,
+   * tuning_mm.h); 0: the tuning's. */
+  int mm_insert_lanes;
   /* The strmap strmap_masked (NULL: none) ANDs strmap_hash_mask into every
    * string's hash, so that distinct strings collide (tests of the byte
    * comparisons behind equal hashes; strmap_host.cu). */
@@ -87,7 +97,7 @@ void gcol_test_hooks_reset(void);
 #define GCOL_HOOKS gcol_test_hooks
 #else
 static inline gcol_test_hooks_t gcol_no_test_hooks(void) {
-  gcol_test_hooks_t h = {{0, NULL, NULL, 0, 0.0f, 0, 0, 0}, {NULL, 0, 0, 0, 0, 0, 0, 0}, 0, 0, NULL, 0};
+  gcol_test_hooks_t h = {{0, NULL, NULL, 0, 0.0f, 0, 0, 0}, {NULL, 0, 0, 0, 0, 0, 0, 0}, 0, 0, 0, 0, NULL, 0};
   return h;
 }
 #define GCOL_HOOKS (gcol_no_test_hooks())

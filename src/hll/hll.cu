@@ -6,6 +6,7 @@
 #include "core/common.h"
 #include "core/device_alloc.h"
 #include "core/grid_fill.cuh"
+#include "core/test_hooks.h"
 #include "hll_internal.h"
 #include "hll_kernels.cuh"
 
@@ -29,10 +30,10 @@ gcol_status_t check_hll(const gcol_hll *h) {
   return gcol_check_handle(h, h ? h->magic : 0, GCOL_HLL_MAGIC, "gcol_hll_t");
 }
 
-template <int P, int CANON, class T>
-cudaError_t launch_add(const gcol_hll *h, const void *items, size_t n, cudaStream_t s) {
-  auto k = gcol::detail::hll_add_kernel<P, CANON, T>;
-  size_t smem = gcol::detail::hll_layout<P>::bytes;
+template <int P, int CANON, class T, bool AT_ONCE>
+cudaError_t launch_add_as(const gcol_hll *h, const void *items, size_t n, cudaStream_t s) {
+  auto k = gcol::detail::hll_add_kernel<P, CANON, T, AT_ONCE>;
+  size_t smem = gcol::detail::hll_layout<P, AT_ONCE>::bytes;
   cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e != cudaSuccess) return e;
   constexpr int unroll = gcol::detail::hll_unroll<T>();
@@ -40,6 +41,19 @@ cudaError_t launch_add(const gcol_hll *h, const void *items, size_t n, cudaStrea
   unsigned grid = grid_fill(k, gcol::detail::kHllBlock, h->num_sms, threads, smem);
   k<<<grid, gcol::detail::kHllBlock, smem, s>>>(h->v, (const T *)items, n);
   return cudaGetLastError();
+}
+
+/* The tuning's overflow form (kHllOverflowAtOnce), or in test builds the
+ * hll_overflow hook's for the precisions with fields. */
+template <int P, int CANON, class T>
+cudaError_t launch_add(const gcol_hll *h, const void *items, size_t n, cudaStream_t s) {
+#ifdef GCOL_TESTING
+  if constexpr (P > gcol::detail::kHllWordFieldsMaxPrecision) {
+    const bool at_once = GCOL_HOOKS.hll_overflow ? GCOL_HOOKS.hll_overflow == 2 : gcol::detail::kHllOverflowAtOnce;
+    return at_once ? launch_add_as<P, CANON, T, true>(h, items, n, s) : launch_add_as<P, CANON, T, false>(h, items, n, s);
+  }
+#endif
+  return launch_add_as<P, CANON, T, gcol::detail::kHllOverflowAtOnce>(h, items, n, s);
 }
 
 template <int P>

@@ -11,8 +11,8 @@
  *    p 18) holding ranks 1..6 as thermometer codes (rank r = its r low bits
  *    set). The OR of two codes is the code of their maximum, so an item ORs
  *    its code in (after a read shows a bit missing); the 1/64 of items with a
- *    larger rank raise the global register directly, as the device API does.
- *    Merged register = max(popcount(field), global).
+ *    larger rank raise the global register with an atomicMax nobody waits
+ *    for (kHllOverflowAtOnce). Merged register = max(popcount(field), global).
  * The packed byte fields with a CAS loop that shipped before ran at 150-265
  * G items/s on an H100: lanes that had to raise a field diverged into the
  * loop (half a warp active on average, ncu); these run at 320-385 (1e9 u64
@@ -33,9 +33,9 @@
 namespace gcol {
 namespace detail {
 
-template <int P>
+template <int P, bool AT_ONCE = kHllOverflowAtOnce>
 struct hll_layout {
-  static constexpr int FIELD = P <= kHllWordFieldsMaxPrecision ? 32 : 6;   /* bits per register */
+  static constexpr int FIELD = hll_field_bits<P>(); /* bits per register */
   static constexpr uint32_t F = 32 / FIELD;        /* registers per word */
   static constexpr size_t words = ((size_t(1) << P) + F - 1) / F;
   static constexpr size_t bytes = words * sizeof(uint32_t);
@@ -49,7 +49,7 @@ struct hll_layout {
       if (s.rank <= (uint32_t)FIELD) {
         uint32_t code = ((1u << s.rank) - 1) << ((s.index % F) * FIELD);
         if ((((volatile uint32_t *)w)[s.index / F] & code) != code) atomicOr(w + s.index / F, code);
-      } else if (*(volatile uint32_t *)(g + s.index) < s.rank) {
+      } else if (AT_ONCE || *(volatile uint32_t *)(g + s.index) < s.rank) {
         atomicMax(g + s.index, s.rank);
       }
     }
@@ -69,9 +69,9 @@ __device__ __forceinline__ uint64_t hll_bits(T x) {
   return (uint64_t)x;
 }
 
-template <int P, int CANON, class T>
+template <int P, int CANON, class T, bool AT_ONCE = kHllOverflowAtOnce>
 __global__ void __launch_bounds__(kHllBlock) hll_add_kernel(gcol_hll_view_t v, const T *__restrict__ items, size_t n) {
-  typedef hll_layout<P> L;
+  typedef hll_layout<P, AT_ONCE> L;
   constexpr int U = hll_unroll<T>();
   extern __shared__ uint32_t w[];
   for (size_t i = threadIdx.x; i < L::words; i += blockDim.x) w[i] = 0;

@@ -25,6 +25,25 @@ constexpr int hll_unroll() {
  * sweep in docs/experiments.md). */
 constexpr int kHllWordFieldsMaxPrecision = 14;
 
+/* Above it, 6-bit thermometer fields. Wider fields at p 15 and 16 (16 and 8
+ * bits, 64 KiB: fewer ranks overflow, still two blocks per SM) lost on an
+ * H200 (1e9 u64 items, overflow at once, G items/s, 6-bit / wider, one run
+ * of bench_sketch, 2026-11-27): p 15 432 / 408, p 16 431 / 417. */
+template <int P>
+constexpr int hll_field_bits() {
+  return P <= kHllWordFieldsMaxPrecision ? 32 : 6;
+}
+
+/* A rank a field cannot hold raises the global register: false reads the
+ * register first and calls atomicMax only where the rank is larger (the
+ * lane waits for the read, and its warp with it); true calls atomicMax at
+ * once, whose result nobody waits for (a reduction in the L2). H200, 1e9 u64
+ * items, G items/s read first / at once (bench_sketch, 2026-11-27, two runs
+ * on two H200s): p 15 405 / 442 and 380 / 432, p 16 404 / 437 and 377 /
+ * 431, p 17 450 / 463 and 419 / 437, p 18 369 / 407 and 357 / 397. Test
+ * builds compile both (the hll_overflow hook). */
+constexpr bool kHllOverflowAtOnce = true;
+
 }  // namespace detail
 }  // namespace gcol
 #endif

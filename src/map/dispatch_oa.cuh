@@ -18,11 +18,12 @@
  * GCOL_OA_TILE_ALT of tuning_oa.h; equal ones compile once):
  *   pair            slot        T       per-T kernels  per-pair kernels      total
  *   4_4             SLOT_PAIR8  2       13 + 1 reduce  3 + 3 region + 1      21
- *   4_8, 8_4, 8_8   SLOT_PAIR16 4, 2    13 + 1 reduce  3 + 3 region + 1      35 each
+ *   4_8, 8_4, 8_8   SLOT_PAIR16 4, 2    13 + 1 reduce  3 + 3 region + 1      36 each
+ *                               (+ 1 at T 4: find_kernel with two keys in flight)
  *   4_0, 8_0        SLOT_KEY4/8 2       13             3 + 3 region + 2 ms   21 each
  *   16_0            SLOT_KEY16  4       8              3 (+ 0 ms: the same)  11
  *   16_4, 16_8      SLOT_PAIR32 2       8              3                     11 each
- *   201 kernels per SASS target (238 before the multiset's contains had its
+ *   204 kernels per SASS target (238 before the multiset's contains had its
  *   own instance and the unreachable thread-per-key kernels of 16-byte keys
  *   went; scripts/kernel_count.py counts the whole library: these, the
  *   multimap's, and every other module's).
@@ -32,7 +33,9 @@
  *     KB, VB, MODE, OUTPUTS> (keys of 4 and 8 bytes) and upsert_kernel<T, W,
  *     ...> with W = upsert_lanes<T>: 8 (4).
  *   find / contains (dispatch_find): find_solo_kernel<T, KB, VB> (keys of 4
- *     and 8 bytes), find_kernel<T, W, KB, VB> with W = lookup_lanes<T>: 2 (1).
+ *     and 8 bytes), find_kernel<T, W, KB, VB> with W = lookup_lanes<T>: 2 (1);
+ *     where GCOL_OA_TWO_KEYS holds (SLOT_PAIR16 at GCOL_MAP_TILE16) also
+ *     find_kernel<..., KEYS 2>, for the rows whose lookup_keys is 2 (pick_keys).
  *   erase (dispatch_erase): erase_kernel<T, W, KB, VB>, W = erase_lanes<T>: 1.
  *   growth (dispatch_rehash): stage_kernel<T, KB, VB>,
  *     deferred_kernel<T, KB, VB>: 2.
@@ -102,17 +105,20 @@ static cudaError_t pick_lanes(const table_ref &t, F &&f) {
   return f(tile_c<W>());
 }
 
-/* f(tile_c<K>()) for the keys a tile of W lanes has in flight in a lookup:
- * 1, or in test builds 2 for a hooked table (gcol_test_hooks.oa.find_keys;
- * tiles of an even width), the sweep that measures it. */
-template <int W, class F>
-static cudaError_t pick_keys(const table_ref &t, F &&f) {
+/* f(tile_c<K>()) for the keys a lookup tile has in flight: the row's
+ * lookup_keys where ROW (the tuning's row_two_keys<T>: the classes it
+ * applies to), else 1; in test builds the sweep's 1 or 2 for a hooked table
+ * (gcol_test_hooks.oa.find_keys). 2 only where TWO says such a kernel is
+ * compiled (two_keys<T>, lanes W even). */
+template <bool ROW, bool TWO, class F>
+static cudaError_t pick_keys(const launch_cfg &l, const table_ref &t, F &&f) {
+  int keys = ROW ? l.lookup_keys : 1;
 #ifdef GCOL_TESTING
-  if constexpr (W % 2 == 0) {
-    if (gcol_oa_hooked(t.state) && gcol_test_hooks.oa.find_keys == 2) return f(tile_c<2>());
-  }
+  if (gcol_oa_hooked(t.state) && gcol_test_hooks.oa.find_keys) keys = gcol_test_hooks.oa.find_keys;
 #endif
   (void)t;
+  if constexpr (TWO)
+    if (keys == 2) return f(tile_c<2>());
   return f(tile_c<1>());
 }
 
@@ -297,7 +303,8 @@ struct dispatch_find {
                       keys, n, out, contains);
     return pick_lanes<T, layout<SB>::keys_only, tuning::template lookup_lanes<T>()>(t, [&](auto wc) {
       constexpr int W = decltype(wc)::value;
-      return pick_keys<W>(t, [&](auto kc) {
+      constexpr bool row = tuning::template row_two_keys<T>() && W == tuning::template lookup_lanes<T>();
+      return pick_keys<row, tuning::template two_keys<T>() && W % 2 == 0>(l, t, [&](auto kc) {
         auto k = find_kernel<T, W, KB, VB, KC, decltype(kc)::value>;
         return launch(k, grid_fill(k, tuning::block, l.num_sms, n), tuning::block, 0, s, t, keys, n, out, contains);
       });

@@ -28,6 +28,7 @@ struct launch_cfg {
   size_t grouped_min_batch; /* (map_grouped.cuh): table bytes, least batch, */
   int region_ops;           /* GCOL_OA_REGION_* whose batches are ordered by region */
   int solo_insert_div;      /* policy: thread-per-key inserts into DRAM tables on 1/div of the grid */
+  int lookup_keys;          /* policy: keys a lookup tile has in flight where two are compiled */
 };
 
 /* A grouped insert_or_apply's shape and scratch (map_grouped.cuh; planned

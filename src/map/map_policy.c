@@ -51,15 +51,20 @@
  * matches a GPU is its row. */
 static const gcol_map_policy_t rows[] = {
     /* default (sm_70 and older run the sm_80 row's code through PTX) */
-    {0, NULL, 0, TILES, 1, SOLO_LOOKUPS, SOLO_UPSERTS, 48 << 10, REGION_OPS, 1,
+    {0, NULL, 0, TILES, 1, SOLO_LOOKUPS, SOLO_UPSERTS, 48 << 10, REGION_OPS, 1, 1,
      "unmeasured: sm_80's shapes with the 48 KB every block may have"},
     /* sm_80: no 128-bit CAS */
-    {8, NULL, 0, TILES, 1, SOLO_LOOKUPS, SOLO_UPSERTS, GROUPED_SMEM, REGION_OPS, 1,
+    {8, NULL, 0, TILES, 1, SOLO_LOOKUPS, SOLO_UPSERTS, GROUPED_SMEM, REGION_OPS, 1, 1,
      "unmeasured: sm_90's shapes (H100 SXM sweeps) without CAS128 or solo_insert_div"},
-    /* sm_90 (H100 and H200 alike until the H200 is measured apart): CAS128
-       claims 16-byte pairs */
-    {9, NULL, 0, TILES, 0, SOLO_LOOKUPS, SOLO_UPSERTS, GROUPED_SMEM, REGION_OPS, 2,
+    /* sm_90: CAS128 claims 16-byte pairs (the H100's row, and every sm_90
+       GPU not measured apart) */
+    {9, NULL, 0, TILES, 0, SOLO_LOOKUPS, SOLO_UPSERTS, GROUPED_SMEM, REGION_OPS, 2, 1,
      "H100 SXM: GCOL_BENCH_SWEEP=1 make bench (2026-11-23, tuning_oa.h) and docs/experiments.md"},
+    /* H200 (sm_90, 4.8 TB/s): 40% more bandwidth than the H100 at the same
+       latency needs more reads in flight: two keys per lookup tile */
+    {9, "H200", 0, TILES, 0, SOLO_LOOKUPS, SOLO_UPSERTS, GROUPED_SMEM, REGION_OPS, 2, 2,
+     "H200: GCOL_BENCH_SWEEP_KEYS=1 build/bench/bench_map (2026-11-27, docs/experiments.md, "
+     "'Keys in flight per lookup tile')"},
 };
 
 const gcol_map_policy_t *gcol_map_policy_rows(size_t *count) {

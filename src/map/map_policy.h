@@ -62,6 +62,8 @@ typedef struct {
   int region_ops;      /* GCOL_OA_REGION_* ops whose large batches go in region order */
   int solo_insert_div; /* a thread-per-key insert into a table larger than the L2 runs on
                           1 / solo_insert_div of a full grid (map_policy.c) */
+  int lookup_keys;     /* keys a lookup tile of a map with 16-byte slots has in flight: 1, or 2
+                          where tuning_oa.h compiles it (GCOL_OA_TWO_KEYS; 1 elsewhere) */
   const char *sweep;   /* the measurement that chose the row (a docs/experiments.md section) */
 } gcol_map_policy_t;
 

@@ -42,6 +42,7 @@ gcol_status_t oa_init(oa_object *o, uint32_t magic, const gcol_map_config_t &c, 
   o->l.grouped_min_batch = GCOL_GROUPED_MIN_BATCH;
   o->l.region_ops = p.region_ops;
   o->l.solo_insert_div = p.solo_insert_div;
+  o->l.lookup_keys = p.lookup_keys;
   o->last = s;
   void *state = NULL;
   GCOL_TRY(map_alloc(o, &state, sizeof(map_state), s));

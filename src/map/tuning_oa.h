@@ -172,6 +172,21 @@
 #define GCOL_OA_SET_LOOKUP_LANES 2
 #define GCOL_OA_SET_INSERT_LANES 4
 
+/* ---- keys in flight per lookup tile --------------------------------------- */
+
+/* Maps with 16-byte slots in DRAM may look up two keys per tile at once
+ * (tile_find_two: each step reads the buckets of both before matching
+ * either), for the rows whose lookup_keys is 2. The shipped library
+ * compiles that find kernel for their large-table tile GCOL_MAP_TILE16
+ * only (its lookup lanes are even); test builds for every even lane count.
+ * H200, 100M i64 pairs, G/s with one key / two (bench_map's keys sweep,
+ * 2026-11-27, the walks past full buckets in lockstep): load 0.5 find
+ * 25.70 / 31.53, contains 25.61 / 32.31, misses 23.21 / 22.93; load 0.8
+ * find 21.68 / 24.01, contains 21.64 / 24.78, misses 13.31 / 11.41 (the one
+ * loss: long walks, fewer warps in flight). The H100 keeps one key (its
+ * rows sit at their floor with one; not swept with two). */
+#define GCOL_OA_TWO_KEYS(slot_bytes, keys_only, tile) (!(keys_only) && (slot_bytes) == 16 && (tile) == GCOL_MAP_TILE16)
+
 /* ---- run-time thresholds the rows do not vary ----------------------------- */
 
 /* Region order (policy row's region_ops): a large batch of keys alone into
@@ -247,6 +262,22 @@ struct oa_tuning {
   static constexpr int lookup_lanes() {
     if constexpr (KEYS_ONLY) return GCOL_OA_SET_LOOKUP_LANES < T ? GCOL_OA_SET_LOOKUP_LANES : T;
     else return T >= 4 ? T / 2 : T;
+  }
+  /* whether a row's lookup_keys applies to tile T of this class, and
+     whether find kernels with two keys in flight per tile exist for it
+     (their lanes must be even; test builds: wherever they are, for the
+     sweep's hook) */
+  template <int T>
+  static constexpr bool row_two_keys() {
+    return lookup_lanes<T>() % 2 == 0 && GCOL_OA_TWO_KEYS(SLOT_BYTES, KEYS_ONLY, T);
+  }
+  template <int T>
+  static constexpr bool two_keys() {
+#ifdef GCOL_TESTING
+    return lookup_lanes<T>() % 2 == 0;
+#else
+    return row_two_keys<T>();
+#endif
   }
   template <int T>
   static constexpr int erase_lanes() {

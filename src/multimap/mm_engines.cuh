@@ -45,21 +45,23 @@ struct oa_engine {
   }
 };
 
-/* Insert one copy of key into the first empty slot of its probe sequence. A
- * lost claim re-reads the same bucket (it may still hold an empty slot).
- * False when no slot is left (bounded: every bucket once, and past 16
- * buckets the map_is_full check of the map). */
+/* Insert one copy of key into the first empty slot of its probe sequence,
+ * by a tile of lanes over a bucket of T chunks (T / lanes each; a solo_tile:
+ * one thread reads the whole bucket). A lost claim re-reads the same bucket
+ * (it may still hold an empty slot). False when no slot is left (bounded:
+ * every bucket once, and past 16 buckets the map_is_full check of the map). */
 template <int T, int SB, class Tile>
 __device__ __forceinline__ bool tile_insert_dup(const Tile &tile, const table_ref &t, key_of<SB> key, uint64_t value,
                                                 uint64_t h, unsigned long long &pending) {
   typedef layout<SB> L;
-  chunk<SB> *chunks = static_cast<chunk<SB> *>(t.slots);
+  constexpr int C = T / Tile::num_threads();
+  static_assert(C >= 1, "a probing tile is at most as wide as a bucket");
   const int lane = tile.thread_rank();
   probe_seq seq(h, t.num_buckets);
   for (uint32_t visited = 0; visited < t.num_buckets;) {
     if (visited >= 16 && (visited & 15) == 0 && map_is_full(tile, t, pending)) return false;
-    chunk<SB> *cp = chunks + (size_t)seq.bucket * T + lane;
-    chunk<SB> c = load_chunk_cg(cp);
+    chunk<SB> *cp = lane_base<T, SB, C>(t, seq.bucket, lane);
+    const lane_chunks<SB, C> c = load_lane<SB, C, false>(cp);
     unsigned m, e, x;
     classify(c, key, t, m, e, x);
     unsigned fw = tile.ballot(e != 0);
@@ -69,9 +71,9 @@ __device__ __forceinline__ bool tile_insert_dup(const Tile &tile, const table_re
     }
     int src = __ffs(fw) - 1, won = 0;
     if (lane == src) {
-      unsigned j = __ffs(e) - 1;
       typename L::slot_t now;
-      won = claim<SB, false>(&cp->s[j], L::make(sentinel_key<key_of<SB>>(t.empty_key), t.empty_value), key, value, t, &now);
+      won = claim<SB, false>(slot_at(cp, __ffs(e) - 1), L::make(sentinel_key<key_of<SB>>(t.empty_key), t.empty_value),
+                             key, value, t, &now);
     }
     if (tile.shfl(won, src)) {
       ++pending;

@@ -4,6 +4,7 @@
 #include "mm_kernels.cuh"
 #include "mm_ops.h"
 #include "core/grid_fill.cuh"
+#include "core/test_hooks.h"
 
 #if !defined(GCOL_KB) || !defined(GCOL_VB)
 #error "compile with -DGCOL_KB=4|8 -DGCOL_VB=4|8"
@@ -22,6 +23,15 @@ cudaError_t mm_ops<KB, VB>::insert(int num_sms, const mm_ref &r, const void *key
     k<<<grid_fill(k, MM_BLOCK, num_sms, n), MM_BLOCK, 0, s>>>(r.t, r.next, r.heads, r.locks, keys, values, n, d_count);
   } else {
     auto k = oa_insert_kernel<KB, VB>;
+#ifdef GCOL_TESTING /* the sweep's lanes (1, 2 or 4, at most the bucket's chunks) */
+    constexpr int T = oa_engine<slot_of<KB, VB>()>::T;
+    const int lanes = GCOL_HOOKS.mm_insert_lanes;
+    if (lanes == 1) k = oa_insert_kernel<KB, VB, 1>;
+    if constexpr (T >= 2)
+      if (lanes == 2) k = oa_insert_kernel<KB, VB, 2>;
+    if constexpr (T >= 4)
+      if (lanes == 4) k = oa_insert_kernel<KB, VB, 4>;
+#endif
     k<<<grid_fill(k, MM_BLOCK, num_sms, n), MM_BLOCK, 0, s>>>(r.t, keys, values, n, d_count);
   }
   return cudaGetLastError();

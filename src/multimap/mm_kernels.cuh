@@ -115,13 +115,15 @@ __global__ void __launch_bounds__(GCOL_MM_BLOCK) oa_count_solo_kernel(table_ref 
   warp_add(o.total, total); /* whole blocks: every thread gets here */
 }
 
-/* Open addressing insert: every valid pair takes a slot of its own. */
-template <int KB, int VB>
+/* Open addressing insert: every valid pair takes a slot of its own. A tile
+ * of W lanes per key (mm_insert_lanes, tuning_mm.h) over buckets of T
+ * chunks. */
+template <int KB, int VB, int W = mm_insert_lanes<oa_engine<slot_of<KB, VB>()>::T, VB == 0>()>
 __global__ void __launch_bounds__(GCOL_MM_BLOCK, GCOL_UPSERT_BOUND_BLOCKS) oa_insert_kernel(table_ref t, const void *keys,
                                                                              const void *values, size_t n,
                                                                              unsigned long long *d_count) {
   constexpr int SB = slot_of<KB, VB>(), T = oa_engine<SB>::T;
-  auto tile = cg::tiled_partition<T>(cg::this_thread_block());
+  auto tile = cg::tiled_partition<W>(cg::this_thread_block());
   const int lane = tile.thread_rank();
   unsigned long long pending = 0, inserted = 0; /* tile-uniform */
   GCOL_MM_WARP_LOOP_BEGIN
@@ -129,7 +131,7 @@ __global__ void __launch_bounds__(GCOL_MM_BLOCK, GCOL_UPSERT_BOUND_BLOCKS) oa_in
     uint64_t h = 0, v = 0;
     const bool valid = load_key<KB>(t, keys, i, n, k, h);
     if (valid) v = load_bits<VB>(values, i);
-    for (int r = 0; r < T; ++r) {
+    for (int r = 0; r < W; ++r) {
       if (!tile.shfl(valid, r)) continue;
       if (tile_insert_dup<T, SB>(tile, t, tile.shfl(k, r), tile.shfl(v, r), tile.shfl(h, r), pending)) ++inserted;
       else if (lane == 0) atomicOr(&t.state->flags, (unsigned)MAP_FLAG_FULL);

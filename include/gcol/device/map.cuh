@@ -38,7 +38,9 @@
  * the range (coalesced) and hashes it, then the tile walks its ranks,
  * broadcasting key and hash by shuffle, and probes together. They are the
  * steps the library's own bulk lookups and erases run (detail/map_bulk.cuh;
- * its inserts take one key per tile of 2 lanes, the per-key form). Two
+ * its inserts take one key per tile of 2 lanes, the per-key form; on an
+ * H200 its lookups in maps of 16-byte slots keep two of the tile's keys in
+ * flight, bulk_find_step_two, where these keep one). Two
  * forms: a range per tile (insert(tile, first, last, values), find(tile,
  * first, last, out), ...), and one key per thread (find_each(tile, active,
  * key, &value), insert_each, ...) for fused kernels whose keys are already

@@ -370,13 +370,13 @@ __device__ __forceinline__ int tile_find_bucket(const Tile &tile, const table_re
   return tile.any(e != 0) ? 0 : -1;
 }
 
-/* A lookup from probe step `from` on (seq at that step's bucket). */
 template <int T, int SB, class Tile>
-__device__ __forceinline__ bool tile_find_on(const Tile &tile, const table_ref &t, key_of<SB> key, probe_seq seq,
-                                             uint32_t from, uint64_t &value) {
+__device__ __forceinline__ bool tile_find(const Tile &tile, const table_ref &t, key_of<SB> key, uint64_t h,
+                                          uint64_t &value) {
   constexpr int C = T / Tile::num_threads();
   static_assert(C >= 1, "a probing tile is at most as wide as a bucket");
-  for (uint32_t i = from; i < t.num_buckets; ++i, seq.next()) {
+  probe_seq seq(h, t.num_buckets);
+  for (uint32_t i = 0; i < t.num_buckets; ++i, seq.next()) {
     chunk<SB> *cp = lane_base<T, SB, C>(t, seq.bucket, tile.thread_rank());
     const int r = tile_find_bucket<T, SB, C>(tile, t, key, cp, load_lane<SB, C, true>(cp), value);
     if (r >= 0) return r == 1;
@@ -384,29 +384,11 @@ __device__ __forceinline__ bool tile_find_on(const Tile &tile, const table_ref &
   return false;
 }
 
-template <int T, int SB, class Tile>
-__device__ __forceinline__ bool tile_find(const Tile &tile, const table_ref &t, key_of<SB> key, uint64_t h,
-                                          uint64_t &value) {
-  return tile_find_on<T, SB>(tile, t, key, probe_seq(h, t.num_buckets), 0, value);
-}
-
-/* A lookup whose home bucket (seq's, this lane's part at cp) is already read
- * into c: settled there, or on from the next bucket as tile_find. */
-template <int T, int SB, int C, class Tile>
-__device__ __forceinline__ bool tile_find_from_home(const Tile &tile, const table_ref &t, key_of<SB> key,
-                                                    probe_seq seq, chunk<SB> *cp, const lane_chunks<SB, C> &c,
-                                                    uint64_t &value) {
-  const int r = tile_find_bucket<T, SB, C>(tile, t, key, cp, c, value);
-  if (r >= 0) return r == 1;
-  seq.next();
-  return tile_find_on<T, SB>(tile, t, key, seq, 1, value);
-}
-
-/* Two lookups at once (keys a and b; the valid flags are tile-uniform):
- * both home buckets are read before either is matched, so the tile has two
- * DRAM reads in flight where tile_find has one; a key not settled in its
- * home bucket goes on as tile_find. An invalid key's bucket is read too
- * (any bucket of the table: harmless) and it is not found. */
+/* Two lookups at once (keys a and b; the valid flags are tile-uniform), in
+ * lockstep: each step reads the next bucket of every key still unsettled
+ * before matching either, so the tile has two DRAM reads in flight where
+ * tile_find has one, on the home buckets and on the walks past full ones
+ * (misses at high load walk several). Same answers as two tile_finds. */
 template <int T, int SB, class Tile>
 __device__ __forceinline__ void tile_find_two(const Tile &tile, const table_ref &t, bool va, key_of<SB> ka,
                                               uint64_t ha, bool &fa, uint64_t &xa, bool vb, key_of<SB> kb,
@@ -414,11 +396,25 @@ __device__ __forceinline__ void tile_find_two(const Tile &tile, const table_ref 
   constexpr int C = T / Tile::num_threads();
   static_assert(C >= 1, "a probing tile is at most as wide as a bucket");
   probe_seq sa(ha, t.num_buckets), sb(hb, t.num_buckets);
-  chunk<SB> *pa = lane_base<T, SB, C>(t, sa.bucket, tile.thread_rank());
-  chunk<SB> *pb = lane_base<T, SB, C>(t, sb.bucket, tile.thread_rank());
-  const lane_chunks<SB, C> ca = load_lane<SB, C, true>(pa), cb = load_lane<SB, C, true>(pb);
-  fa = va && tile_find_from_home<T, SB, C>(tile, t, ka, sa, pa, ca, xa);
-  fb = vb && tile_find_from_home<T, SB, C>(tile, t, kb, sb, pb, cb, xb);
+  bool on_a = va, on_b = vb; /* still looking (tile-uniform) */
+  fa = fb = false;
+  for (uint32_t i = 0; (on_a || on_b) && i < t.num_buckets; ++i) {
+    chunk<SB> *pa = lane_base<T, SB, C>(t, sa.bucket, tile.thread_rank());
+    chunk<SB> *pb = lane_base<T, SB, C>(t, sb.bucket, tile.thread_rank());
+    lane_chunks<SB, C> ca = {}, cb = {};
+    if (on_a) ca = load_lane<SB, C, true>(pa);
+    if (on_b) cb = load_lane<SB, C, true>(pb);
+    if (on_a) {
+      const int r = tile_find_bucket<T, SB, C>(tile, t, ka, pa, ca, xa);
+      if (r >= 0) on_a = false, fa = r == 1;
+      else sa.next();
+    }
+    if (on_b) {
+      const int r = tile_find_bucket<T, SB, C>(tile, t, kb, pb, cb, xb);
+      if (r >= 0) on_b = false, fb = r == 1;
+      else sb.next();
+    }
+  }
 }
 
 /* ---- erase ------------------------------------------------------------ */
