@@ -26,9 +26,11 @@ constexpr int hll_unroll() {
 constexpr int kHllWordFieldsMaxPrecision = 14;
 
 /* Above it, 6-bit thermometer fields. Wider fields at p 15 and 16 (16 and 8
- * bits, 64 KiB: fewer ranks overflow, still two blocks per SM) lost on an
- * H200 (1e9 u64 items, overflow at once, G items/s, 6-bit / wider, one run
- * of bench_sketch, 2026-11-27): p 15 432 / 408, p 16 431 / 417. */
+ * bits, 64 KiB: fewer ranks overflow, still two blocks per SM) showed no
+ * gain on an H200 (1e9 u64 items, overflow at once, G items/s, 6-bit /
+ * wider, one run of bench_sketch, 2026-11-27): p 15 432 / 408, p 16 431 /
+ * 417, the wider ones measured earlier in the run, where the same kernel
+ * ran up to 8% slower (docs/experiments.md). */
 template <int P>
 constexpr int hll_field_bits() {
   return P <= kHllWordFieldsMaxPrecision ? 32 : 6;
