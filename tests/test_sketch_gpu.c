@@ -318,9 +318,8 @@ static int export_registers(const gcol_hll_t *h, int p, uint32_t *reg) {
 
 /* Registers equal the reference's bit for bit, for every shared layout
  * (32-bit words up to 14, 6-bit thermometer fields from 15, whose ranks
- * of 6 bits from 15, whose larger ranks go to the global registers, read
- * first or by atomicMax at once: the hll_overflow hook's two forms), 4- and
- * 8-byte items, with duplicates,
+ * above 6 go to the global registers, read first or by atomicMax at once:
+ * the hll_overflow hook's two forms), 4- and 8-byte items, with duplicates,
  * and a size that leaves a partial chunk; the estimate is the estimator's
  * over those registers. */
 TEST(hll_matches_cpu_reference) {
