@@ -199,6 +199,19 @@ static uint64_t xorshift(uint64_t *x) {
   return *x;
 }
 
+/* Median ms of REPS inserts of keys[0..n) into the cleared multiset m. */
+static double multiset_insert_ms(gcol_multiset_t *m, const void *keys, size_t n) {
+  double ms[REPS];
+  for (int r = 0; r < REPS; ++r) {
+    ok(gcol_multiset_clear(m, stream), "clear");
+    bench_timer_start(&timer, stream);
+    ok(gcol_multiset_insert(m, keys, n, NULL, stream), "insert");
+    ms[r] = bench_timer_stop_ms(&timer, stream);
+  }
+  ok(gcol_multiset_status(m, stream), "status");
+  return bench_median(ms, REPS);
+}
+
 /* Multiset: n keys over n/4 distinct in random order, load 0.5; count of n
  * probes (half from the stored keys, half absent), total only. */
 static void bench_multiset(gcol_type_t kt, const char *label, size_t n) {
@@ -225,14 +238,7 @@ static void bench_multiset(gcol_type_t kt, const char *label, size_t n) {
   c.capacity = 2 * n;
   gcol_multiset_t *m = NULL;
   ok(gcol_multiset_create(&m, &c, stream), "create");
-  double ms[REPS];
-  for (int r = 0; r < REPS; ++r) {
-    ok(gcol_multiset_clear(m, stream), "clear");
-    bench_timer_start(&timer, stream);
-    ok(gcol_multiset_insert(m, keys, n, NULL, stream), "insert");
-    ms[r] = bench_timer_stop_ms(&timer, stream);
-  }
-  ok(gcol_multiset_status(m, stream), "status");
+  const double insert_ms = multiset_insert_ms(m, keys, n);
   /* floors: 64-byte buckets of 8-byte slots (GCOL_MULTISET_TILE chunks);
    * insert: a CAS per copy on its own slot of the home bucket; count: the
    * home bucket of each probe and a total (no further bucket) */
@@ -244,25 +250,8 @@ static void bench_multiset(gcol_type_t kt, const char *label, size_t n) {
   double f_insert = floors ? bench_floor_gops(&gpu, BENCH_FLOOR_CAS8_SLOT, kb, mbb, 0, mtable, 0, keys, n) : 0;
   double f_count = floors ? bench_floor_gops(&gpu, BENCH_FLOOR_READ, kb, mbb, 0, mtable, 0, probes, n) : 0;
   bench_floor_release();
-  row_floor("multiset insert", label, n, bench_median(ms, REPS), kb, scaled(1.1 * 9.30), f_insert);
-  for (int lanes = 1; lanes <= 4; lanes *= 2) { /* issue 38: lanes per key (the mm_insert_lanes hook) */
-    gcol_multiset_t *mt = NULL;
-    double mst[REPS];
-    char what[40];
-    ok(gcol_multiset_create(&mt, &c, stream), "create");
-    gcol_test_hooks.mm_insert_lanes = lanes;
-    for (int r = 0; r < REPS; ++r) {
-      ok(gcol_multiset_clear(mt, stream), "clear");
-      bench_timer_start(&timer, stream);
-      ok(gcol_multiset_insert(mt, keys, n, NULL, stream), "insert");
-      mst[r] = bench_timer_stop_ms(&timer, stream);
-    }
-    gcol_test_hooks.mm_insert_lanes = 0;
-    ok(gcol_multiset_status(mt, stream), "status");
-    gcol_multiset_destroy(mt);
-    snprintf(what, sizeof what, "  sweep: %d lane%s", lanes, lanes > 1 ? "s" : "");
-    row_floor(what, label, n, bench_median(mst, REPS), kb, scaled(1.1 * 9.30), f_insert);
-  }
+  row_floor("multiset insert", label, n, insert_ms, kb, scaled(1.1 * 9.30), f_insert);
+  double ms[REPS];
   for (int r = 0; r < REPS; ++r) {
     bench_timer_start(&timer, stream);
     ok(gcol_multiset_count(m, probes, n, NULL, total, stream), "count");
@@ -271,6 +260,14 @@ static void bench_multiset(gcol_type_t kt, const char *label, size_t n) {
   BENCH_CUDA(cudaMemcpy(&h_total, total, 8, cudaMemcpyDeviceToHost));
   row_floor("multiset count", label, n, bench_median(ms, REPS), kb, scaled(1.1 * 12.98), f_count);
   printf("%-22s %-4s %zu matches for %zu probes\n", "", label, h_total, n);
+  for (int lanes = 1; lanes <= 4; lanes *= 2) { /* issue 38: lanes per key (the mm_insert_lanes hook) */
+    char what[40];
+    gcol_test_hooks.mm_insert_lanes = lanes;
+    const double sweep_ms = multiset_insert_ms(m, keys, n);
+    gcol_test_hooks.mm_insert_lanes = 0;
+    snprintf(what, sizeof what, "  sweep: %d lane%s", lanes, lanes > 1 ? "s" : "");
+    row_floor(what, label, n, sweep_ms, kb, scaled(1.1 * 9.30), f_insert);
+  }
   gcol_multiset_destroy(m);
   BENCH_CUDA(cudaFree(keys));
   BENCH_CUDA(cudaFree(probes));
